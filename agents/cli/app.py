@@ -1,0 +1,62 @@
+"""Entry point of the `agent` CLI: loads every command module and turns user errors into one line."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+
+from sandboxes.errors import UserError
+
+from agents.cli.groups import app
+
+# Each module attaches its commands to the groups in agents.cli.groups when imported.
+COMMAND_MODULES = [
+]
+
+
+def _load_commands() -> None:
+    for name in COMMAND_MODULES:
+        importlib.import_module(name)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the CLI; a UserError prints one line and exits 2 unless --debug is given."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv
+    if debug:
+        argv.remove("--debug")
+        os.environ["AGENT_DEBUG"] = "1"
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    _load_commands()
+    try:
+        app(args=argv, standalone_mode=False)
+    except UserError as error:
+        if debug:
+            raise
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        sys.exit(130)
+    except SystemExit:
+        raise
+    except Exception as error:  # click usage errors arrive here in non-standalone mode
+        _handle_click_error(error, debug)
+
+
+def _handle_click_error(error: Exception, debug: bool) -> None:
+    import click
+
+    if isinstance(error, click.exceptions.Exit):
+        sys.exit(error.exit_code)
+    if isinstance(error, click.ClickException) and not debug:
+        print(f"error: {error.format_message()}", file=sys.stderr)
+        sys.exit(2)
+    if isinstance(error, click.exceptions.Abort):
+        sys.exit(130)
+    raise error
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""The shared runtime: models, run directories, events, checkpoints, progress."""

@@ -1,0 +1,54 @@
+"""The chat-model seam: OpenAI-style messages in, a reply with usage, cost and latency out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass
+class ToolCall:
+    """A function call the model asked for."""
+
+    id: str
+    name: str
+    arguments: dict[str, Any]
+
+
+@dataclass
+class Usage:
+    """Token counts for one call."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+
+@dataclass
+class ChatResponse:
+    """One completion: text and/or tool calls, with accounting."""
+
+    content: str
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    cost_usd: float = 0.0
+    latency_s: float = 0.0
+    model: str = ""
+
+
+class ModelReplyError(Exception):
+    """A reply that could not be used (did not parse even after one re-ask)."""
+
+
+class ChatModel(Protocol):
+    """Anything that completes a chat: litellm, a replayed recording, or a scripted list."""
+
+    name: str
+
+    def complete(self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None,
+                 **options: Any) -> ChatResponse:
+        """Return the next assistant reply for OpenAI-format ``messages`` and tool schemas."""
+        ...

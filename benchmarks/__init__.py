@@ -1,0 +1,1 @@
+"""Task suites, instance generators, scorers and harnesses. Never imports agents."""

@@ -1,0 +1,81 @@
+"""The Sandbox seam: run an argv over a set of files under limits, get a plain record back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Protocol, Sequence
+
+from pydantic import Field
+
+from sandboxes.settings import Config
+
+
+class Limits(Config):
+    """Resource limits for one sandboxed command. Every limit has a safe default."""
+
+    wall_s: float = 30.0
+    """Wall-clock limit in seconds; the whole process tree is killed past it."""
+    cpu_s: float = 30.0
+    """CPU-time limit in seconds (user + system, all processes)."""
+    memory_mb: int = 1024
+    """Memory limit in MiB, swap off."""
+    pids: int = 64
+    """Maximum number of processes and threads."""
+    output_bytes: int = 1_000_000
+    """Cap on each of stdout and stderr; the rest is dropped and flagged as truncated."""
+    disk_mb: int = 256
+    """Cap on the size of the work directory."""
+    network: bool = False
+    """Allow network access. Off by default."""
+    cpus: float = 1.0
+    """CPU quota in cores (docker backend)."""
+    extra_ro_paths: list[str] = Field(default_factory=list)
+    """Extra host paths to expose read-only inside the sandbox (e.g. a build cache)."""
+
+
+@dataclass
+class RunResult:
+    """What one sandboxed command did."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+    stdout_truncated: bool = False
+    stderr_truncated: bool = False
+    wall_s: float = 0.0
+    cpu_s: float = 0.0
+    peak_memory_mb: float = 0.0
+    timed_out: bool = False
+    oom_killed: bool = False
+    files: dict[str, bytes] = field(default_factory=dict)
+    backend: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0 and not self.timed_out and not self.oom_killed
+
+
+class SandboxSession(Protocol):
+    """One environment in which an agent runs many commands; files persist between them."""
+
+    def exec(self, argv: Sequence[str], *, files: Mapping[str, bytes] | None = None,
+             env: Mapping[str, str] | None = None, limits: Limits | None = None,
+             collect: Sequence[str] = ()) -> RunResult: ...
+
+    def close(self) -> None: ...
+
+
+class Sandbox(Protocol):
+    """An isolation backend (docker or local)."""
+
+    name: str
+
+    def run(self, argv: Sequence[str], *, files: Mapping[str, bytes] | None = None,
+            env: Mapping[str, str] | None = None, limits: Limits | None = None,
+            collect: Sequence[str] = ()) -> RunResult:
+        """Run ``argv`` in a fresh work dir holding ``files``; return the files named in ``collect``."""
+        ...
+
+    def open(self, limits: Limits | None = None) -> SandboxSession:
+        """Start a session whose work dir persists across ``exec`` calls."""
+        ...
