@@ -1,0 +1,1 @@
+"""Typed tools: the only way an agent touches the world."""
