@@ -1,0 +1,1 @@
+"""Kernel benchmark harness: KernelBench-format tasks, a hardened verifier, cpu/gpu/npu targets."""

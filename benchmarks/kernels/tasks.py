@@ -1,0 +1,111 @@
+"""KernelBench-format tasks: loading, validation and selection (``builtin:L1:relu,softmax``, a directory).
+
+A task is a Python file with ``class Model(nn.Module)``, module-level shape constants,
+``get_inputs()`` and ``get_init_inputs()``. Optional extras understood here:
+``GPU_SHAPES = {"name": value}`` (larger shapes used on a real GPU) and ``ATOL``/``RTOL``.
+"""
+
+from __future__ import annotations
+
+import ast
+import fnmatch
+from dataclasses import dataclass
+from pathlib import Path
+
+from sandboxes.errors import UserError
+
+BUILTIN_ROOT = Path(__file__).parent / "builtin"
+BUILTIN_LEVELS = ("L1", "L2")
+REQUIRED_NAMES = ("Model", "get_inputs", "get_init_inputs")
+
+
+@dataclass(frozen=True)
+class KernelTask:
+    """One reference program to beat."""
+
+    name: str
+    """Unique name within its suite (the file stem, e.g. ``relu``)."""
+    level: str
+    """Suite level such as ``L1``/``L2``, or the parent folder's name for external tasks."""
+    path: Path
+    source: str
+
+    @property
+    def qualified_name(self) -> str:
+        """``L1/relu``: unique across levels."""
+        return f"{self.level}/{self.name}"
+
+    @property
+    def description(self) -> str:
+        """The module docstring (first line), used in prompts and tables."""
+        doc = ast.get_docstring(ast.parse(self.source)) or ""
+        return doc.strip().splitlines()[0] if doc.strip() else self.name
+
+
+def load_task(path: str | Path, level: str | None = None) -> KernelTask:
+    """Read and validate one task file; a malformed file is a UserError naming what is missing."""
+    path = Path(path)
+    try:
+        source = path.read_text()
+        tree = ast.parse(source, filename=str(path))
+    except (OSError, UnicodeDecodeError) as error:
+        raise UserError(f"cannot read task {path}: {error}") from error
+    except SyntaxError as error:
+        raise UserError(f"task {path} is not valid Python: line {error.lineno}: {error.msg}") from error
+    defined = {node.name for node in tree.body if isinstance(node, (ast.ClassDef, ast.FunctionDef))}
+    missing = [name for name in REQUIRED_NAMES if name not in defined]
+    if missing:
+        raise UserError(f"task {path} is not in KernelBench format: missing {', '.join(missing)}")
+    return KernelTask(name=_task_name(path), level=level or path.parent.name, path=path, source=source)
+
+
+def builtin_task_names(level: str) -> list[str]:
+    """Names of the built-in tasks of one level, sorted."""
+    if level not in BUILTIN_LEVELS:
+        raise UserError(f"unknown built-in level {level!r}; choose from {', '.join(BUILTIN_LEVELS)}")
+    return sorted(_task_name(p) for p in (BUILTIN_ROOT / level).glob("*.py") if not p.name.startswith("_"))
+
+
+def load_tasks(selector: str) -> list[KernelTask]:
+    """Tasks for a selector: ``builtin``, ``builtin:L1``, ``builtin:L1:relu,soft*``, a directory or a file.
+
+    Several selectors may be joined with ``+`` (``builtin:L1:relu+builtin:L2``).
+    """
+    tasks: list[KernelTask] = []
+    for part in selector.split("+"):
+        tasks += _load_one_selector(part.strip())
+    if not tasks:
+        raise UserError(f"no tasks match {selector!r}")
+    return tasks
+
+
+def _load_one_selector(selector: str) -> list[KernelTask]:
+    if selector == "builtin" or selector.startswith("builtin:"):
+        parts = selector.split(":", 2)
+        levels = [parts[1]] if len(parts) > 1 and parts[1] else list(BUILTIN_LEVELS)
+        patterns = parts[2].split(",") if len(parts) > 2 else ["*"]
+        return [load_task(BUILTIN_ROOT / level / f"{name}.py", level)
+                for level in levels for name in _select(builtin_task_names(level), patterns, selector)]
+    path, _, pattern_text = selector.partition("::")
+    return _load_path(Path(path).expanduser(), pattern_text.split(",") if pattern_text else ["*"])
+
+
+def _load_path(path: Path, patterns: list[str]) -> list[KernelTask]:
+    if path.is_file():
+        return [load_task(path)]
+    if not path.is_dir():
+        raise UserError(f"task path {path} does not exist (use builtin:L1, builtin:L2 or a KernelBench folder)")
+    files = {_task_name(p): p for p in sorted(path.glob("*.py")) if not p.name.startswith("_")}
+    return [load_task(files[name]) for name in _select(sorted(files), patterns, str(path))]
+
+
+def _select(names: list[str], patterns: list[str], selector: str) -> list[str]:
+    chosen = [n for n in names if any(fnmatch.fnmatchcase(n, p.strip()) or n == p.strip() for p in patterns)]
+    unknown = [p for p in patterns if not any(fnmatch.fnmatchcase(n, p.strip()) for n in names)]
+    if unknown:
+        raise UserError(f"no task named {', '.join(unknown)} in {selector}; known: {', '.join(names[:40])}")
+    return chosen
+
+
+def _task_name(path: Path) -> str:
+    return path.stem
