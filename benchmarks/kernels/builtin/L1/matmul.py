@@ -1,0 +1,28 @@
+"""Square matrix multiplication C = A @ B."""
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+M = 1024
+K = 1024
+N = 1024
+GPU_SHAPES = {'M': 4096, 'K': 4096, 'N': 4096}
+
+
+class Model(nn.Module):
+    """Square matrix multiplication C = A @ B."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+        return torch.matmul(a, b)
+
+
+def get_inputs():
+    return [torch.randn(M, K), torch.randn(K, N)]
+
+
+def get_init_inputs():
+    return []

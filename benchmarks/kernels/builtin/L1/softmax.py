@@ -1,0 +1,27 @@
+"""Softmax over the last dimension."""
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+batch_size = 64
+dim = 65536
+GPU_SHAPES = {'batch_size': 4096, 'dim': 16384}
+
+
+class Model(nn.Module):
+    """Softmax over the last dimension."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.softmax(x, dim=1)
+
+
+def get_inputs():
+    return [torch.randn(batch_size, dim)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,27 @@
+"""Hyperbolic tangent activation."""
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+batch_size = 16
+dim = 262144
+GPU_SHAPES = {'batch_size': 1024, 'dim': 65536}
+
+
+class Model(nn.Module):
+    """Hyperbolic tangent activation."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.tanh(x)
+
+
+def get_inputs():
+    return [torch.randn(batch_size, dim)]
+
+
+def get_init_inputs():
+    return []
