@@ -1,0 +1,162 @@
+"""Python source → code units and raw dependency facts, with the standard ``ast`` module.
+
+Facts are unresolved: imports as (local name, absolute module, symbol), calls and base classes as
+dotted expressions (``helper``, ``mod.func``, ``self.run``, ``super().save``). The resolver turns
+them into edges once every file is known.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Unit:
+    """A class, function or method with its location and raw facts."""
+
+    qualname: str
+    kind: str  # "class" | "function" | "method"
+    start: int
+    end: int
+    signature: str
+    docstring: str
+    ast_hash: str
+    calls: list[str] = field(default_factory=list)
+    bases: list[str] = field(default_factory=list)
+
+
+@dataclass
+class FileFacts:
+    """Everything the encoder needs from one file."""
+
+    path: str
+    module: str
+    lines: int
+    docstring: str = ""
+    units: list[Unit] = field(default_factory=list)
+    imports: list[tuple[str, str, str]] = field(default_factory=list)  # (local, module, symbol or "")
+    stars: list[str] = field(default_factory=list)
+    calls: list[str] = field(default_factory=list)
+
+
+def module_name(path: str, package_dirs: set[str]) -> str:
+    """Dotted module of ``path``, rooted at the top-most directory chain of packages."""
+    parts = (path[:-3] if path.endswith(".py") else path).split("/")
+    start = len(parts) - 1
+    while start > 0 and "/".join(parts[:start]) in package_dirs:
+        start -= 1
+    names = parts[start:]
+    if names[-1] == "__init__":
+        names = names[:-1]
+    return ".".join(names)
+
+
+def parse_file(path: str, source: str, module: str) -> FileFacts:
+    """Parse ``source``; raises ``SyntaxError`` (or ``ValueError`` for NUL bytes) on bad input."""
+    tree = ast.parse(source, filename=path)
+    facts = FileFacts(path, module, source.count("\n") + 1, _doc_line(tree))
+    is_package = path.endswith("__init__.py")
+    _FactVisitor(facts, is_package).visit_body(tree.body, prefix="", owner=None)
+    return facts
+
+
+def dotted(expr: ast.AST) -> str:
+    """``a.b.c`` for attribute chains on a name, ``super().x`` for super calls, else ``""``."""
+    if isinstance(expr, ast.Name):
+        return expr.id
+    if isinstance(expr, ast.Attribute):
+        base = dotted(expr.value)
+        return f"{base}.{expr.attr}" if base else ""
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "super":
+        return "super()"
+    if isinstance(expr, ast.Subscript):  # Generic[T] → Generic
+        return dotted(expr.value)
+    return ""
+
+
+def normalised_hash(node: ast.AST) -> str:
+    """Hash of the AST without positions, so moving code does not count as changing it."""
+    return hashlib.sha1(ast.dump(node, annotate_fields=False, include_attributes=False).encode()).hexdigest()[:16]
+
+
+def _doc_line(node: ast.AST) -> str:
+    try:
+        doc = ast.get_docstring(node) or ""
+    except TypeError:
+        return ""
+    return doc.strip().split("\n\n")[0].replace("\n", " ")[:300]
+
+
+def _signature(node: ast.AST) -> str:
+    if isinstance(node, ast.ClassDef):
+        bases = ", ".join(ast.unparse(b) for b in node.bases)
+        return f"class {node.name}({bases})" if bases else f"class {node.name}"
+    prefix = "async def" if isinstance(node, ast.AsyncFunctionDef) else "def"
+    returns = f" -> {ast.unparse(node.returns)}" if node.returns else ""
+    return f"{prefix} {node.name}({ast.unparse(node.args)}){returns}"[:400]
+
+
+class _FactVisitor:
+    """Walks a module once, collecting units, imports and the calls made inside each unit."""
+
+    def __init__(self, facts: FileFacts, is_package: bool):
+        self.facts = facts
+        self.package = facts.module if is_package else facts.module.rpartition(".")[0]
+
+    def visit_body(self, body: list[ast.stmt], prefix: str, owner: Unit | None, in_class: bool = False) -> None:
+        for statement in body:
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                self._unit(statement, prefix, in_class)
+            else:
+                for child in ast.walk(statement):
+                    if isinstance(child, (ast.Import, ast.ImportFrom)):
+                        self._import(child)
+                self._collect_calls(statement, owner)
+
+    def _unit(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, prefix: str, in_class: bool) -> None:
+        is_class = isinstance(node, ast.ClassDef)
+        kind = "class" if is_class else ("method" if in_class else "function")
+        start = min([node.lineno] + [d.lineno for d in node.decorator_list])
+        unit = Unit(prefix + node.name, kind, start, node.end_lineno or node.lineno, _signature(node),
+                    _doc_line(node), normalised_hash(node))
+        self.facts.units.append(unit)
+        for decorator in node.decorator_list:
+            self._collect_calls(decorator, unit)
+        if is_class:
+            unit.bases = [d for d in (dotted(b) for b in node.bases) if d]
+        else:
+            for default in node.args.defaults + [d for d in node.args.kw_defaults if d]:
+                self._collect_calls(default, unit)
+        self.visit_body(node.body, prefix + node.name + ".", unit, in_class=is_class)
+
+    def _collect_calls(self, node: ast.AST, owner: Unit | None) -> None:
+        target = owner.calls if owner else self.facts.calls
+        for child in ast.walk(node):
+            if isinstance(child, ast.Call):
+                name = dotted(child.func)
+                if name and name != "super" and name not in target:
+                    target.append(name)
+
+    def _import(self, node: ast.Import | ast.ImportFrom) -> None:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                local = alias.asname or alias.name.split(".")[0]
+                self.facts.imports.append((local, alias.name if alias.asname else local, ""))
+                if not alias.asname and "." in alias.name:  # `import a.b` binds a, and loads a.b
+                    self.facts.imports.append((alias.name, alias.name, ""))
+            return
+        module = self._absolute(node)
+        for alias in node.names:
+            if alias.name == "*":
+                self.facts.stars.append(module)
+            else:
+                self.facts.imports.append((alias.asname or alias.name, module, alias.name))
+
+    def _absolute(self, node: ast.ImportFrom) -> str:
+        if not node.level:
+            return node.module or ""
+        base = self.package.split(".") if self.package else []
+        base = base[:len(base) - (node.level - 1)] if node.level > 1 else base
+        return ".".join(base + ([node.module] if node.module else []))

@@ -1,0 +1,1 @@
+"""The benchmark harness for repository agents: SWE-bench instances, gold locations, metrics."""

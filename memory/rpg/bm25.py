@@ -1,0 +1,79 @@
+"""Okapi BM25 over code-aware tokens (identifiers are split on snake_case and CamelCase)."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter, defaultdict
+from typing import Iterable
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+")
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+STOPWORDS = frozenset("""a an and are as at be by for from has have if in into is it its of on or that the
+this to was were will with self none true false return def class import not but can do does
+should would when which what how there their then than so""".split())
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-cased identifier parts plus whole identifiers, without stop words."""
+    tokens: list[str] = []
+    for word in _WORD.findall(text):
+        parts = [p.lower() for chunk in word.split("_") for p in _CAMEL.findall(chunk)]
+        if len(parts) > 1:
+            tokens.append(word.lower())
+        tokens.extend(parts)
+    return [t for t in tokens if t not in STOPWORDS and len(t) > 1]
+
+
+class BM25:
+    """An inverted index with BM25 scoring; documents can be added and removed one by one."""
+
+    def __init__(self, k1: float = 1.2, b: float = 0.75):
+        self.k1, self.b = k1, b
+        self._lengths: dict[str, int] = {}
+        self._postings: dict[str, dict[str, int]] = defaultdict(dict)
+        self._terms: dict[str, list[str]] = {}
+        self._total_length = 0
+
+    def __len__(self) -> int:
+        return len(self._lengths)
+
+    def add(self, doc_id: str, text: str) -> None:
+        if doc_id in self._lengths:
+            self.remove(doc_id)
+        counts = Counter(tokenize(text))
+        for term, count in counts.items():
+            self._postings[term][doc_id] = count
+        self._terms[doc_id] = list(counts)
+        self._lengths[doc_id] = sum(counts.values())
+        self._total_length += self._lengths[doc_id]
+
+    def remove(self, doc_id: str) -> None:
+        for term in self._terms.pop(doc_id, []):
+            self._postings[term].pop(doc_id, None)
+            if not self._postings[term]:
+                del self._postings[term]
+        self._total_length -= self._lengths.pop(doc_id, 0)
+
+    def scores(self, query: str, allowed: Iterable[str] | None = None) -> dict[str, float]:
+        """BM25 score of every document that shares a term with ``query``."""
+        if not self._lengths:
+            return {}
+        allowed_set = set(allowed) if allowed is not None else None
+        average = self._total_length / len(self._lengths) or 1.0
+        result: dict[str, float] = defaultdict(float)
+        for term in set(tokenize(query)):
+            postings = self._postings.get(term)
+            if not postings:
+                continue
+            idf = math.log(1 + (len(self._lengths) - len(postings) + 0.5) / (len(postings) + 0.5))
+            for doc_id, freq in postings.items():
+                if allowed_set is not None and doc_id not in allowed_set:
+                    continue
+                norm = self.k1 * (1 - self.b + self.b * self._lengths[doc_id] / average)
+                result[doc_id] += idf * freq * (self.k1 + 1) / (freq + norm)
+        return dict(result)
+
+    def top(self, query: str, k: int = 10, allowed: Iterable[str] | None = None) -> list[tuple[str, float]]:
+        ranked = sorted(self.scores(query, allowed).items(), key=lambda item: (-item[1], item[0]))
+        return ranked[:k]
