@@ -1,0 +1,1 @@
+"""Byzantine-robust decentralised optimisation: BRED, BRED-M and their baselines."""
