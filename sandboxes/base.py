@@ -31,6 +31,10 @@ class Limits(Config):
     """CPU quota in cores (docker backend)."""
     extra_ro_paths: list[str] = Field(default_factory=list)
     """Extra host paths to expose read-only inside the sandbox (e.g. a build cache)."""
+    gpu: bool = False
+    """Expose the host's accelerator device nodes (NVIDIA, Ascend) to the command."""
+    collect_bytes: int = 64 * 1024 * 1024
+    """Cap on the total size of the files read back through ``collect``."""
 
 
 @dataclass
@@ -49,10 +53,13 @@ class RunResult:
     oom_killed: bool = False
     files: dict[str, bytes] = field(default_factory=dict)
     backend: str = ""
+    cpu_exceeded: bool = False
+    disk_full: bool = False
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return self.returncode == 0 and not self.timed_out and not self.oom_killed
+        return self.returncode == 0 and not (self.timed_out or self.oom_killed or self.cpu_exceeded)
 
 
 class SandboxSession(Protocol):

@@ -1,0 +1,156 @@
+"""Per-run control groups (v1 or v2): memory without swap, pids, CPU accounting and a whole-tree kill.
+
+Used when this process may create cgroups (root, or a delegated v2 subtree); otherwise the caller
+falls back to rlimits and reports that it did.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path("/sys/fs/cgroup")
+V1_CONTROLLERS = ("memory", "pids", "cpuacct", "freezer")
+
+
+def _own_path(controller: str) -> str:
+    """This process's cgroup path for ``controller`` ('' for the v2 unified hierarchy)."""
+    for line in Path("/proc/self/cgroup").read_text().splitlines():
+        _num, names, path = line.split(":", 2)
+        if controller in names.split(","):
+            return path
+    return "/"
+
+
+def _write(path: Path, value: str) -> None:
+    path.write_text(value)
+
+
+class Cgroup:
+    """One cgroup per run. ``dirs`` maps a role (memory, pids, cpu, freezer) to its directory."""
+
+    def __init__(self, dirs: dict[str, Path], version: int) -> None:
+        self.dirs = dirs
+        self.version = version
+        self._procs_files = sorted({str(d / "cgroup.procs") for d in dirs.values()})
+
+    @classmethod
+    def create(cls, memory_mb: int, pids: int) -> "Cgroup":
+        """Create and limit a fresh cgroup; raises OSError when that is not allowed here."""
+        name = f"agentkiln-{uuid.uuid4().hex[:12]}"
+        group = cls._create_v1(name) if (ROOT / "memory" / "cgroup.procs").exists() else cls._create_v2(name)
+        try:
+            group._limit(memory_mb * 1024 * 1024, pids)
+        except OSError:
+            group.remove()
+            raise
+        return group
+
+    @classmethod
+    def _create_v1(cls, name: str) -> "Cgroup":
+        dirs: dict[str, Path] = {}
+        try:
+            for controller in V1_CONTROLLERS:
+                path = ROOT / controller / _own_path(controller).lstrip("/") / name
+                path.mkdir()
+                dirs["cpu" if controller == "cpuacct" else controller] = path
+        except OSError:
+            cls(dirs, 1).remove()
+            raise
+        return cls(dirs, 1)
+
+    @classmethod
+    def _create_v2(cls, name: str) -> "Cgroup":
+        parent = ROOT / _own_path("").lstrip("/")
+        enabled = (parent / "cgroup.subtree_control").read_text().split()
+        if not {"memory", "pids"} <= set(enabled):
+            raise OSError(f"cgroup v2 controllers memory+pids are not delegated to {parent}")
+        path = parent / name
+        path.mkdir()
+        return cls({role: path for role in ("memory", "pids", "cpu", "freezer")}, 2)
+
+    def _limit(self, memory_bytes: int, pids: int) -> None:
+        if self.version == 1:
+            _write(self.dirs["memory"] / "memory.limit_in_bytes", str(memory_bytes))
+            swap = self.dirs["memory"] / "memory.memsw.limit_in_bytes"
+            if swap.exists():
+                _write(swap, str(memory_bytes))
+            _write(self.dirs["memory"] / "memory.swappiness", "0")
+        else:
+            _write(self.dirs["memory"] / "memory.max", str(memory_bytes))
+            _write(self.dirs["memory"] / "memory.swap.max", "0")
+        _write(self.dirs["pids"] / "pids.max", str(pids))
+
+    def attach(self, pid: int) -> None:
+        """Move ``pid`` into this cgroup (called in the child before exec: no allocation-heavy work)."""
+        for procs in self._procs_files:
+            with open(procs, "w") as handle:
+                handle.write(str(pid))
+
+    def cpu_seconds(self) -> float:
+        if self.version == 1:
+            return int((self.dirs["cpu"] / "cpuacct.usage").read_text()) / 1e9
+        stats = dict(line.split() for line in (self.dirs["cpu"] / "cpu.stat").read_text().splitlines())
+        return int(stats["usage_usec"]) / 1e6
+
+    def peak_memory_bytes(self) -> int:
+        name = "memory.max_usage_in_bytes" if self.version == 1 else "memory.peak"
+        path = self.dirs["memory"] / name
+        return int(path.read_text()) if path.exists() else 0
+
+    def oom_kills(self) -> int:
+        name = "memory.oom_control" if self.version == 1 else "memory.events"
+        for line in (self.dirs["memory"] / name).read_text().splitlines():
+            key, _, value = line.partition(" ")
+            if key == "oom_kill":
+                return int(value)
+        return 0
+
+    def pids(self) -> list[int]:
+        found: set[int] = set()
+        for procs in self._procs_files:
+            try:
+                found.update(int(p) for p in Path(procs).read_text().split())
+            except FileNotFoundError:
+                pass
+        return sorted(found)
+
+    def kill_all(self, timeout_s: float = 5.0) -> bool:
+        """SIGKILL every process in the group, frozen first so that a fork bomb cannot outrun it."""
+        deadline = time.monotonic() + timeout_s
+        while self.pids() and time.monotonic() < deadline:
+            if self.version == 2:
+                _write(self.dirs["pids"] / "cgroup.kill", "1")
+            else:
+                self._freeze_and_kill()
+            time.sleep(0.005)
+        return not self.pids()
+
+    def _freeze_and_kill(self) -> None:
+        state = self.dirs["freezer"] / "freezer.state"
+        _write(state, "FROZEN")
+        for _ in range(200):
+            if state.read_text().strip() == "FROZEN":
+                break
+            time.sleep(0.001)
+        for pid in self.pids():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        _write(state, "THAWED")
+
+    def remove(self) -> None:
+        """Remove the group's directories (it must be empty)."""
+        for path in set(self.dirs.values()):
+            for _ in range(50):
+                try:
+                    path.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    time.sleep(0.01)

@@ -1,0 +1,166 @@
+"""What the local backend can apply on this host (bubblewrap, unshare, cgroups, root) and the argv/preexec
+that apply it."""
+
+from __future__ import annotations
+
+import functools
+import os
+import resource
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from typing import Callable, Mapping
+
+from sandboxes import hostfs
+from sandboxes.base import Limits
+from sandboxes.cgroups import Cgroup
+
+NOBODY = (65534, 65534)
+WRAPPER_PROCS = 3  # bwrap, its namespace init, slack
+
+
+@dataclass(frozen=True)
+class HostCaps:
+    """Facts probed once per process."""
+
+    bwrap: bool
+    unshare: bool
+    root: bool
+    cgroups: bool
+
+    @property
+    def mode(self) -> str:
+        return "bwrap" if self.bwrap else "unshare" if self.unshare else "none"
+
+
+@dataclass
+class Plan:
+    """How one command is started: the full argv, the Popen env and the child's set-up hook."""
+
+    argv: list[str]
+    env: dict[str, str]
+    preexec: Callable[[], None]
+    protections: dict[str, object] = field(default_factory=dict)
+
+
+def _works(argv: list[str]) -> bool:
+    def drop() -> None:
+        if os.geteuid() == 0:
+            _drop_privileges()
+    try:
+        return subprocess.run(argv, capture_output=True, timeout=10, preexec_fn=drop).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def _cgroups_work() -> bool:
+    try:
+        Cgroup.create(64, 8).remove()
+        return True
+    except OSError:
+        return False
+
+
+@functools.lru_cache(maxsize=1)
+def probe() -> HostCaps:
+    """Which protections this host allows (cached)."""
+    links = [arg for path, target in hostfs.merged_usr_links() if target for arg in ("--symlink", target, path)]
+    bwrap = bool(shutil.which("bwrap")) and _works(
+        ["bwrap", "--unshare-all", "--die-with-parent", "--ro-bind", "/usr", "/usr", *links, "--proc", "/proc",
+         "/usr/bin/true"])
+    unshare = bool(shutil.which("unshare")) and _works(
+        ["unshare", "--user", "--map-root-user", "--net", "--pid", "--fork", "--kill-child", "--mount-proc",
+         "/usr/bin/true"])
+    return HostCaps(bwrap=bwrap, unshare=unshare, root=os.geteuid() == 0, cgroups=_cgroups_work())
+
+
+def _drop_privileges() -> None:
+    os.setgroups([])
+    os.setgid(NOBODY[1])
+    os.setuid(NOBODY[0])
+
+
+def _rlimits(limits: Limits, caps: HostCaps) -> list[tuple[int, int]]:
+    cpu = int(limits.cpu_s) + 1
+    out = [(resource.RLIMIT_CPU, cpu), (resource.RLIMIT_FSIZE, limits.disk_mb * 1024 * 1024),
+           (resource.RLIMIT_NOFILE, 1024), (resource.RLIMIT_CORE, 0),
+           (resource.RLIMIT_NPROC, limits.pids + WRAPPER_PROCS)]
+    if not caps.cgroups:
+        out.append((resource.RLIMIT_DATA, limits.memory_mb * 1024 * 1024))
+    return out
+
+
+def preexec_hook(caps: HostCaps, limits: Limits, cgroup: Cgroup | None) -> Callable[[], None]:
+    """The child-side set-up: join the cgroup, set rlimits, expose hidden toolchains, drop root."""
+    rlimits = _rlimits(limits, caps)
+    hidden = hostfs.hidden_paths(hostfs.readonly_dirs(limits.extra_ro_paths)) if caps.root else []
+
+    def setup() -> None:
+        if cgroup is not None:
+            cgroup.attach(0)
+        for which, value in rlimits:
+            hard = value + 1 if which == resource.RLIMIT_CPU else value
+            resource.setrlimit(which, (value, hard))
+        if caps.root:
+            if hidden:
+                hostfs.expose_to_unprivileged(hidden)
+            _drop_privileges()
+    return setup
+
+
+def bwrap_prefix(limits: Limits, workdir: str, env: Mapping[str, str]) -> list[str]:
+    """bubblewrap arguments: new namespaces, read-only toolchains, private /tmp, writable work dir only."""
+    args = ["bwrap", "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+            "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "sandbox"]
+    if not limits.network:
+        args.append("--unshare-net")
+    for path in hostfs.readonly_dirs(limits.extra_ro_paths):
+        args += ["--ro-bind", path, path]
+    for path, target in hostfs.merged_usr_links():
+        args += ["--symlink", target, path] if target else ["--ro-bind", path, path]
+    args += ["--dev", "/dev"]
+    if limits.gpu:
+        for device in hostfs.accelerator_devices():
+            args += ["--dev-bind", device, device]
+    args += ["--proc", "/proc", "--size", str(limits.disk_mb * 1024 * 1024), "--tmpfs", "/tmp",
+             "--bind", workdir, workdir, "--chdir", workdir, "--clearenv"]
+    for name, value in env.items():
+        args += ["--setenv", name, value]
+    return args + ["--remount-ro", "/", "--"]
+
+
+def unshare_prefix(limits: Limits) -> list[str]:
+    """util-linux unshare: new user, pid and (unless allowed) network namespaces."""
+    args = ["unshare", "--user", "--map-root-user", "--pid", "--fork", "--kill-child", "--mount-proc"]
+    if not limits.network:
+        args.append("--net")
+    return args + ["--"]
+
+
+def protections(caps: HostCaps, limits: Limits, disk_capped: bool) -> dict[str, object]:
+    """A plain account of what this run is protected by."""
+    namespaced = caps.mode != "none"
+    return {
+        "isolation": caps.mode,
+        "network_off": namespaced and not limits.network,
+        "pid_namespace": namespaced,
+        "read_only_host": "mount" if caps.bwrap else ("uid nobody" if caps.root else False),
+        "private_tmp": caps.bwrap,
+        "non_root": caps.root or os.geteuid() != 0,
+        "memory_limit": "cgroup (tree, no swap)" if caps.cgroups else "RLIMIT_DATA (per process)",
+        "pids_limit": "cgroup" if caps.cgroups else "RLIMIT_NPROC",
+        "disk_limit": "tmpfs size cap" if disk_capped else "RLIMIT_FSIZE + polling",
+        "environment": "allow-list",
+    }
+
+
+def build_plan(caps: HostCaps, argv: list[str], limits: Limits, workdir: str, env: dict[str, str],
+               cgroup: Cgroup | None, disk_capped: bool) -> Plan:
+    """Wrap ``argv`` in the strongest isolation this host offers."""
+    hook = preexec_hook(caps, limits, cgroup)
+    prot = protections(caps, limits, disk_capped)
+    if caps.bwrap:
+        return Plan(bwrap_prefix(limits, workdir, env) + argv, {"PATH": env["PATH"]}, hook, prot)
+    if caps.unshare:
+        return Plan(unshare_prefix(limits) + argv, env, hook, prot)
+    return Plan(list(argv), env, hook, prot)

@@ -1,0 +1,58 @@
+"""Thin ctypes wrappers for the Linux calls the standard library lacks (mount, unshare, prctl)."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+
+CLONE_NEWNS = 0x00020000
+MS_NOSUID = 0x2
+MS_NODEV = 0x4
+MS_BIND = 0x1000
+MS_REC = 0x4000
+MS_PRIVATE = 1 << 18
+MNT_DETACH = 0x2
+PR_SET_PDEATHSIG = 1
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
+_libc.umount2.argtypes = [ctypes.c_char_p, ctypes.c_int]
+_libc.unshare.argtypes = [ctypes.c_int]
+_libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"{what}: {os.strerror(err)}")
+
+
+def _b(value: str | None) -> bytes | None:
+    return None if value is None else os.fsencode(value)
+
+
+def mount(source: str | None, target: str, fstype: str | None = None, flags: int = 0,
+          data: str | None = None) -> None:
+    """mount(2)."""
+    _check(_libc.mount(_b(source), _b(target), _b(fstype), flags, _b(data)), f"mount {target}")
+
+
+def umount(target: str, flags: int = MNT_DETACH) -> None:
+    """umount2(2), lazily detaching by default."""
+    _check(_libc.umount2(_b(target), flags), f"umount {target}")
+
+
+def unshare(flags: int) -> None:
+    """unshare(2)."""
+    _check(_libc.unshare(flags), "unshare")
+
+
+def set_parent_death_signal(signum: int) -> None:
+    """Ask the kernel to send ``signum`` to this process when its parent dies."""
+    _check(_libc.prctl(PR_SET_PDEATHSIG, signum, 0, 0, 0), "prctl")
+
+
+def mount_tmpfs(target: str, size_mb: int, uid: int, gid: int) -> None:
+    """Mount a size-capped tmpfs owned by ``uid:gid`` on ``target``."""
+    data = f"size={size_mb}m,mode=0755,uid={uid},gid={gid}"
+    mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, data)

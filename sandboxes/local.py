@@ -1,0 +1,147 @@
+"""The local backend: a supervised subprocess in bubblewrap (or unshare) with cgroup or rlimit limits."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import uuid
+from typing import Mapping, Sequence
+
+from sandboxes import hostfs, isolation, linux, records, workdir
+from sandboxes.base import Limits, RunResult
+from sandboxes.cgroups import Cgroup
+from sandboxes.envpolicy import sandbox_env
+from sandboxes.monitor import ProcessGroupTree, run_monitored
+
+DISK_POLL_EVERY = 5  # check the work dir size on every 5th limit check when no tmpfs cap exists
+
+
+class _CgroupTree:
+    """Measure and kill a run through its cgroup (catches daemons that left the session)."""
+
+    def __init__(self, cgroup: Cgroup) -> None:
+        self.cgroup = cgroup
+
+    def cpu_seconds(self) -> float:
+        return self.cgroup.cpu_seconds()
+
+    def kill_all(self) -> None:
+        self.cgroup.kill_all()
+
+
+class _WorkDir:
+    """A work directory, a size-capped tmpfs when this process may mount one."""
+
+    def __init__(self, base: str, disk_mb: int, caps: isolation.HostCaps) -> None:
+        self.path = os.path.join(base, uuid.uuid4().hex[:12])
+        os.mkdir(self.path, 0o755)
+        self.owner = isolation.NOBODY if caps.root else None
+        self.capped = False
+        if caps.root:
+            try:
+                linux.mount_tmpfs(self.path, disk_mb, *isolation.NOBODY)
+                self.capped = True
+            except OSError:
+                os.chown(self.path, *isolation.NOBODY)
+        self.cap_bytes = disk_mb * 1024 * 1024
+
+    def is_full(self) -> bool:
+        if self.capped:
+            stats = os.statvfs(self.path)
+            return stats.f_bavail * stats.f_frsize < 64 * 1024
+        return workdir.tree_size(self.path) >= self.cap_bytes
+
+    def remove(self) -> None:
+        if self.capped:
+            linux.umount(self.path)
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
+class LocalSession:
+    """One work dir shared by many ``exec`` calls; each call is a fresh, fully supervised process tree."""
+
+    def __init__(self, sandbox: "LocalSandbox", limits: Limits) -> None:
+        self.sandbox = sandbox
+        self.limits = limits
+        self.workdir = _WorkDir(sandbox.base_dir, limits.disk_mb, sandbox.caps)
+
+    def exec(self, argv: Sequence[str], *, files: Mapping[str, bytes] | None = None,
+             env: Mapping[str, str] | None = None, limits: Limits | None = None,
+             collect: Sequence[str] = ()) -> RunResult:
+        limits = limits or self.limits
+        workdir.write_files(self.workdir.path, files or {}, owner=self.workdir.owner)
+        full_env = sandbox_env(env, home=self.workdir.path, path=self.sandbox.search_path,
+                               threads=max(1, int(limits.cpus)))
+        cgroup = Cgroup.create(limits.memory_mb, limits.pids + isolation.WRAPPER_PROCS) if self.sandbox.caps.cgroups \
+            else None
+        try:
+            return records.report(self._run(list(argv), limits, full_env, cgroup, collect), argv)
+        finally:
+            if cgroup is not None:
+                cgroup.kill_all()
+                cgroup.remove()
+
+    def _run(self, argv: list[str], limits: Limits, env: dict[str, str], cgroup: Cgroup | None,
+             collect: Sequence[str]) -> RunResult:
+        plan = isolation.build_plan(self.sandbox.caps, argv, limits, self.workdir.path, env, cgroup,
+                                    self.workdir.capped)
+        tree = _CgroupTree(cgroup) if cgroup is not None else ProcessGroupTree()
+        outcome = run_monitored(plan.argv, env=plan.env, cwd=self.workdir.path, wall_s=limits.wall_s,
+                                cpu_s=limits.cpu_s, output_bytes=limits.output_bytes, tree=tree,
+                                preexec=plan.preexec, disk_exceeded=None if self.workdir.capped else self._disk_poll())
+        peak = cgroup.peak_memory_bytes() if cgroup is not None else outcome.max_rss_bytes
+        oom = cgroup.oom_kills() > 0 if cgroup is not None else False
+        files, notes = workdir.collect_files(self.workdir.path, collect, limits.collect_bytes)
+        if cgroup is None:
+            notes.append("memory limit is RLIMIT_DATA per process; an out-of-memory kill is not detectable")
+        return records.build_result(outcome, backend="local", peak_memory_bytes=peak, oom_killed=oom,
+                                    disk_full=self.workdir.is_full(), files=files, notes=notes)
+
+    def _disk_poll(self):
+        calls = {"n": 0}
+
+        def exceeded() -> bool:
+            calls["n"] += 1
+            return calls["n"] % DISK_POLL_EVERY == 0 and self.workdir.is_full()
+        return exceeded
+
+    def close(self) -> None:
+        self.workdir.remove()
+
+    def __enter__(self) -> "LocalSession":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class LocalSandbox:
+    """Sandbox on this host without a container engine; see :attr:`protections` for what applies."""
+
+    name = "local"
+
+    def __init__(self, base_dir: str | None = None) -> None:
+        self.caps = isolation.probe()
+        parent = base_dir or os.environ.get("AGENT_SANDBOX_TMP") or tempfile.gettempdir()
+        self.base_dir = tempfile.mkdtemp(prefix="agentkiln-sbx-", dir=parent)
+        os.chmod(self.base_dir, 0o711)
+        python_bin = os.path.join(hostfs.python_dirs()[0], "bin")
+        self.search_path = f"{python_bin}:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"
+
+    @property
+    def protections(self) -> dict[str, object]:
+        """What a run with default limits is protected by on this host."""
+        return isolation.protections(self.caps, Limits(), disk_capped=self.caps.root)
+
+    def run(self, argv: Sequence[str], *, files: Mapping[str, bytes] | None = None,
+            env: Mapping[str, str] | None = None, limits: Limits | None = None,
+            collect: Sequence[str] = ()) -> RunResult:
+        with self.open(limits) as session:
+            return session.exec(argv, files=files, env=env, collect=collect)
+
+    def open(self, limits: Limits | None = None) -> LocalSession:
+        return LocalSession(self, limits or Limits())
+
+    def close(self) -> None:
+        shutil.rmtree(self.base_dir, ignore_errors=True)
