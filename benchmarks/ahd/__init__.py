@@ -1,0 +1,1 @@
+"""Automated-heuristic-design benchmark suite: five problems, seeded instances, baselines, evaluator."""

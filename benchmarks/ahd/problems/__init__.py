@@ -1,0 +1,1 @@
+"""The five AHD problems, each with the heuristic signature the literature uses."""

@@ -1,0 +1,31 @@
+"""Sandbox-side loop for online bin packing: one ``priority`` call per item.
+
+Bins are kept as a prefix of opened bins plus one empty bin that stands for every unopened bin
+(all empty bins are identical, so for any per-bin priority the first empty bin is the one chosen).
+"""
+
+import numpy as np
+
+from ahd_common import InvalidReturn, as_scores
+
+
+def solve_all(priority, data):
+    capacity = float(data["capacity"])
+    return [pack(priority, items.astype(float), capacity) for items in data["items"]]
+
+
+def pack(priority, items, capacity):
+    bins = np.full(len(items) + 1, capacity)
+    assignment = np.empty(len(items), dtype=np.int64)
+    n_open = 0
+    for index, item in enumerate(items):
+        valid = np.flatnonzero(bins[: n_open + 1] >= item)
+        scores = as_scores(priority(float(item), bins[valid]), len(valid), "priority")
+        choice = int(np.argmax(scores))
+        if scores[choice] != scores[choice]:  # argmax lands on the first NaN when there is one
+            raise InvalidReturn("priority returned NaN")
+        target = valid[choice]
+        bins[target] -= item
+        assignment[index] = target
+        n_open += int(target == n_open)
+    return assignment.tolist()
