@@ -1,0 +1,91 @@
+"""Repositories at base_commit: one cached bare clone per repository, one worktree per commit.
+
+A repository is found as a local path (the instance's ``repo`` itself, or ``owner__name`` /
+``name`` under a mirrors folder) or, when cloning is allowed, at ``https://github.com/<repo>``.
+Many instances share one clone; each commit gets its own detached worktree, created once.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import threading
+from pathlib import Path
+
+from sandboxes.errors import UserError
+
+
+def _git(*args: str, cwd: Path | None = None) -> str:
+    result = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise UserError(f"git {args[0]} failed: {result.stderr.strip().splitlines()[-1] if result.stderr.strip() else result.returncode}")
+    return result.stdout
+
+
+def slug(repo: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "__", repo.strip("/")).strip("_")[-80:]
+
+
+class RepoCache:
+    """Bare clones under ``root/mirrors`` and worktrees under ``root/worktrees``."""
+
+    def __init__(self, root: str | Path, mirrors: str | Path | None = None, allow_clone: bool = False):
+        self.root = Path(root)
+        self.mirrors = Path(mirrors) if mirrors else None
+        self.allow_clone = allow_clone
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def _lock(self, key: str) -> threading.Lock:
+        with self._guard:
+            return self._locks.setdefault(key, threading.Lock())
+
+    def origin(self, repo: str) -> str | None:
+        """Where ``repo`` can be cloned from, or ``None``."""
+        candidates = [Path(repo)]
+        if self.mirrors:
+            candidates += [self.mirrors / slug(repo), self.mirrors / repo.split("/")[-1], self.mirrors / repo]
+        for candidate in candidates:
+            if (candidate / ".git").exists() or (candidate / "HEAD").is_file():
+                return str(candidate.resolve())
+        return f"https://github.com/{repo}.git" if self.allow_clone and "/" in repo else None
+
+    def clone(self, repo: str) -> Path:
+        """The cached bare clone of ``repo`` (made on first use)."""
+        target = self.root / "mirrors" / f"{slug(repo)}.git"
+        with self._lock(str(target)):
+            if not (target / "HEAD").is_file():
+                origin = self.origin(repo)
+                if origin is None:
+                    raise UserError(f"repository {repo} is not available locally (give --repos DIR or allow cloning)")
+                target.parent.mkdir(parents=True, exist_ok=True)
+                _git("clone", "--bare", "--quiet", origin, str(target))
+        return target
+
+    def has_commit(self, repo: str, commit: str) -> bool:
+        result = subprocess.run(["git", "-C", str(self.clone(repo)), "cat-file", "-e", f"{commit}^{{commit}}"],
+                                capture_output=True)
+        return result.returncode == 0
+
+    def reader(self, repo: str, commit: str):
+        """A function ``path -> text or None`` reading files at ``commit`` from the clone."""
+        clone = self.clone(repo)
+        if not self.has_commit(repo, commit):
+            raise UserError(f"commit {commit} is missing from {repo}")
+
+        def read(path: str) -> str | None:
+            result = subprocess.run(["git", "-C", str(clone), "show", f"{commit}:{path}"], capture_output=True)
+            return result.stdout.decode("utf-8", "replace") if result.returncode == 0 else None
+        return read
+
+    def worktree(self, repo: str, commit: str) -> Path:
+        """A detached worktree of ``repo`` at ``commit``, shared by every instance on that commit."""
+        clone = self.clone(repo)
+        target = self.root / "worktrees" / slug(repo) / commit[:16]
+        with self._lock(str(clone)):
+            if not (target / ".git").exists():
+                if not self.has_commit(repo, commit):
+                    raise UserError(f"commit {commit} is missing from {repo}")
+                target.parent.mkdir(parents=True, exist_ok=True)
+                _git("-C", str(clone), "worktree", "add", "--detach", "--force", str(target), commit)
+        return target

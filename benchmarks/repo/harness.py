@@ -1,0 +1,140 @@
+"""Run a localiser over SWE-bench instances and score it at file, module and function level."""
+
+from __future__ import annotations
+
+import json
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from pydantic import Field
+
+from sandboxes.errors import UserError
+from sandboxes.settings import Config
+from sandboxes.telemetry import emit
+
+from benchmarks.report import Report
+from benchmarks.repo.checkout import RepoCache
+from benchmarks.repo.gold import LEVELS, Gold, gold_for
+from benchmarks.repo.instances import Instance
+from benchmarks.repo.localizer import Localizer, Prediction
+from benchmarks.repo.metrics import DEFAULT_KS, METRICS, mean_percent, score
+
+
+class RepoBenchConfig(Config):
+    """How the repository-localisation benchmark runs."""
+
+    ks: list[int] = Field(default_factory=lambda: list(DEFAULT_KS))
+    """The cut-offs k for Acc@k, recall@k and NDCG@k."""
+    workers: int = 1
+    """Instances localised in parallel (threads)."""
+    cache_dir: str = ".cache/repos"
+    """Where bare clones and per-commit worktrees are kept."""
+    mirrors: str | None = None
+    """A folder of local repositories named ``owner__name`` or ``name``."""
+    allow_clone: bool = False
+    """Clone ``https://github.com/<repo>`` when no local copy exists."""
+
+
+@dataclass
+class Outcome:
+    """One instance: its gold, the prediction, per-level scores, or why it was skipped."""
+
+    instance: Instance
+    gold: Gold | None = None
+    prediction: Prediction = field(default_factory=Prediction)
+    scores: dict[str, dict[str, float] | None] = field(default_factory=dict)
+    skipped: str = ""
+    seconds: float = 0.0
+
+
+def evaluate_instance(instance: Instance, localizer: Localizer, cache: RepoCache, ks: tuple[int, ...]) -> Outcome:
+    """Gold, prediction and scores for one instance; bad input is reported as skipped."""
+    started = time.perf_counter()
+    outcome = Outcome(instance)
+    try:
+        reader = cache.reader(instance.repo, instance.base_commit) if cache.origin(instance.repo) else None
+        outcome.gold = gold_for(instance.patch, reader, instance.gt_file_changes)
+        checkout = cache.worktree(instance.repo, instance.base_commit) if localizer.needs_checkout else None
+        outcome.prediction = localizer.localize(instance, checkout)
+    except UserError as error:
+        outcome.skipped = str(error)
+    if outcome.gold and not outcome.skipped:
+        outcome.scores = {lvl: score(outcome.prediction.level(lvl), outcome.gold.level(lvl), ks) for lvl in LEVELS}
+    outcome.seconds = time.perf_counter() - started
+    emit("bench.instance", instance_id=instance.instance_id, skipped=outcome.skipped,
+         file_acc_at_1=(outcome.scores.get("file") or {}).get("acc@1"))
+    return outcome
+
+
+def run_benchmark(instances: list[Instance], localizer: Localizer, config: RepoBenchConfig,
+                  on_done: Callable[[Outcome], None] | None = None) -> list[Outcome]:
+    """Evaluate every instance, ``config.workers`` at a time, keeping the input order."""
+    cache = RepoCache(config.cache_dir, config.mirrors, config.allow_clone)
+    ks = tuple(config.ks)
+
+    def one(instance: Instance) -> Outcome:
+        outcome = evaluate_instance(instance, localizer, cache, ks)
+        if on_done:
+            on_done(outcome)
+        return outcome
+
+    if config.workers <= 1:
+        return [one(i) for i in instances]
+    with ThreadPoolExecutor(max_workers=config.workers) as pool:
+        return list(pool.map(one, instances))
+
+
+def summarise(outcomes: list[Outcome], ks: tuple[int, ...], localizer: Localizer) -> dict[str, Any]:
+    """Per level, metric and k, the mean over scored instances, in percent."""
+    scored = [o for o in outcomes if not o.skipped]
+    summary: dict[str, Any] = {"localizer": localizer.name, "policy": localizer.policy,
+                               "instances": len(outcomes), "scored": len(scored),
+                               "skipped": len(outcomes) - len(scored)}
+    for level in LEVELS:
+        per_level = [o.scores[level] for o in scored if o.scores.get(level)]
+        summary[f"{level}.n"] = len(per_level)
+        for metric in METRICS:
+            for k in ks:
+                summary[f"{level}.{metric}@{k}"] = mean_percent([s[f"{metric}@{k}"] for s in per_level])
+    summary["cost_usd"] = round(sum(o.prediction.cost_usd for o in outcomes), 6)
+    summary["tokens"] = sum(o.prediction.tokens for o in outcomes)
+    return summary
+
+
+def row(outcome: Outcome, ks: tuple[int, ...]) -> dict[str, Any]:
+    """One per-instance table row."""
+    prediction, gold = outcome.prediction, outcome.gold
+    data: dict[str, Any] = {"instance_id": outcome.instance.instance_id,
+                            "status": f"skipped: {outcome.skipped}" if outcome.skipped else "scored",
+                            "gold_files": ", ".join(gold.files) if gold else "",
+                            "top_files": ", ".join(prediction.files[:3])}
+    for level in LEVELS:
+        scores = outcome.scores.get(level) or {}
+        for k in ks:
+            data[f"{level}.acc@{k}"] = scores.get(f"acc@{k}")
+    data["seconds"] = round(outcome.seconds, 3)
+    if prediction.note:
+        data["note"] = prediction.note
+    return data
+
+
+def build_report(outcomes: list[Outcome], ks: tuple[int, ...], localizer: Localizer) -> Report:
+    return Report(summary=summarise(outcomes, ks, localizer), rows=[row(o, ks) for o in outcomes],
+                  title=f"Repository localisation — {localizer.name}")
+
+
+def export_predictions(outcomes: list[Outcome], path: str | Path, model_name: str) -> Path:
+    """SWE-bench's predictions JSONL, with LocAgent's ``found_*`` keys so the file reads back as
+    ``--localizer predictions:FILE``."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w") as out:
+        for outcome in outcomes:
+            p = outcome.prediction
+            out.write(json.dumps({"instance_id": outcome.instance.instance_id, "model_name_or_path": model_name,
+                                  "model_patch": "", "found_files": p.files, "found_modules": p.modules,
+                                  "found_entities": p.functions, "locations": p.locations}) + "\n")
+    return path
