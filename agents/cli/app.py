@@ -9,9 +9,12 @@ import sys
 from sandboxes.errors import UserError
 
 from agents.cli.groups import app
+from agents.runtime.models.base import ModelReplyError
 
 # Each module attaches its commands to the groups in agents.cli.groups when imported.
 COMMAND_MODULES = [
+    "agents.cli.demo_cmd",
+    "agents.cli.runs_cmd",
 ]
 
 
@@ -31,10 +34,10 @@ def main(argv: list[str] | None = None) -> None:
     _load_commands()
     try:
         app(args=argv, standalone_mode=False)
-    except UserError as error:
+    except (UserError, ModelReplyError) as error:
         if debug:
             raise
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {_one_line(error)}", file=sys.stderr)
         sys.exit(2)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
@@ -43,6 +46,10 @@ def main(argv: list[str] | None = None) -> None:
         raise
     except Exception as error:  # click usage errors arrive here in non-standalone mode
         _handle_click_error(error, debug)
+
+
+def _one_line(error: Exception) -> str:
+    return " ".join(str(error).split()) or type(error).__name__
 
 
 def _handle_click_error(error: Exception, debug: bool) -> None:

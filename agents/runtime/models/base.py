@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from sandboxes.errors import UserError
+
 
 @dataclass
 class ToolCall:
@@ -37,10 +39,18 @@ class ChatResponse:
     cost_usd: float = 0.0
     latency_s: float = 0.0
     model: str = ""
+    cost_known: bool = True
+    """False when the price table has no entry for the model (cost_usd is then 0)."""
+    cached: bool = False
+    """True when the reply came from the on-disk response cache (no call was made)."""
 
 
 class ModelReplyError(Exception):
     """A reply that could not be used (did not parse even after one re-ask)."""
+
+
+class ModelUnavailable(UserError):
+    """The model could not be reached even after retrying (rate limits, timeouts, 5xx)."""
 
 
 class ChatModel(Protocol):

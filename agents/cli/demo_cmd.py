@@ -1,0 +1,29 @@
+"""`agent run demo`: the smallest agent, end to end (two nodes, one model call, one tool call)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from agents.cli.common import emit_report, with_run_options
+from agents.cli.groups import run_app
+from agents.demo.graph import DemoConfig, execute
+from agents.runtime.config import load_config
+from agents.runtime.launch import RunOptions, launch
+from agents.runtime.registry import register_agent
+
+register_agent("demo", execute)
+
+
+@run_app.command("demo")
+@with_run_options
+def demo(question: Annotated[Optional[str], typer.Option(help="The arithmetic question to answer.")] = None,
+         step_delay: Annotated[Optional[float], typer.Option(
+             "--step-delay", help="Seconds each node waits first (to watch or interrupt a run).")] = None,
+         *, options: RunOptions, json_path: Optional[Path]) -> None:
+    """Answer an arithmetic question with one model call and one calculator call (offline without a model)."""
+    config = load_config(DemoConfig, "demo", {"question": question, "step_delay_s": step_delay})
+    run, report = launch("demo", config, options, execute)
+    emit_report(report, json_path, run)

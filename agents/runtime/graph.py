@@ -1,0 +1,65 @@
+"""Run a LangGraph ``StateGraph`` inside a run: SQLite checkpoints, resume, node events, progress."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from agents.runtime.run import Run
+
+DEFAULT_RECURSION_LIMIT = 10_000
+
+
+def run_graph(builder: Any, run: Run, initial_state: dict[str, Any], *, progress: Any = None,
+              recursion_limit: int = DEFAULT_RECURSION_LIMIT) -> dict[str, Any]:
+    """Compile ``builder`` with the run's checkpointer and run it to the end; return the final state.
+
+    A run with a checkpoint continues from it (input ``None``): nodes that finished are not run
+    again. A graph that already reached its end is not run at all. Each superstep is saved before
+    the next starts, so a killed process loses at most the nodes that were running.
+    """
+    graph = builder.compile(checkpointer=run.checkpointer())
+    config = {"configurable": {"thread_id": run.id}, "recursion_limit": recursion_limit}
+    snapshot = graph.get_state(config)
+    if snapshot.values and not snapshot.next:
+        run.emit("graph.already_done")
+        return dict(snapshot.values)
+    if snapshot.next:
+        run.emit("graph.resume", pending=list(snapshot.next))
+        graph_input = None
+    else:
+        run.emit("graph.start")
+        graph_input = initial_state
+    tracker = _NodeTracker(run, progress)
+    for chunk in graph.stream(graph_input, config, stream_mode="tasks", durability="sync"):
+        tracker.observe(chunk)
+    final = graph.get_state(config)
+    run.emit("graph.end", steps=tracker.finished)
+    return dict(final.values)
+
+
+class _NodeTracker:
+    """Turns LangGraph task chunks into ``node.start``/``node.end``/``node.error`` events."""
+
+    def __init__(self, run: Run, progress: Any):
+        self.run = run
+        self.progress = progress
+        self.started: dict[str, float] = {}
+        self.finished = len(run.events("node.end"))
+
+    def observe(self, chunk: dict[str, Any]) -> None:
+        name, task = chunk.get("name"), chunk.get("id")
+        if "input" in chunk:
+            self.started[task] = time.perf_counter()
+            self.run.emit("node.start", node=name, task=task)
+            return
+        duration = round(time.perf_counter() - self.started.pop(task, time.perf_counter()), 6)
+        if chunk.get("error"):
+            self.run.emit("node.error", node=name, task=task, duration_s=duration, error=str(chunk["error"]))
+            return
+        result = chunk.get("result")
+        updated = sorted(result) if isinstance(result, dict) else []
+        self.run.emit("node.end", node=name, task=task, duration_s=duration, updated=updated)
+        self.finished += 1
+        if self.progress is not None:
+            self.progress.update(step=self.finished, cost=self.run.totals.cost_usd)

@@ -1,0 +1,93 @@
+"""Start, execute and resume runs: the model is resolved, wrapped (cache, record, accounting) and handed to the agent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from benchmarks.report import Report
+from sandboxes.settings import Config
+
+from agents.runtime.budget import Budget, BudgetExceeded
+from agents.runtime.models.accounting import AccountedModel
+from agents.runtime.models.base import ChatModel
+from agents.runtime.models.resolve import OFFLINE_SPECS, resolve_model
+from agents.runtime.registry import Execute, get_agent, register_agent
+from agents.runtime.run import Run
+
+
+class RunOptions(Config):
+    """Options every `agent run` shares ([run] in agentkiln.toml, ``AGENT_<FIELD>`` in the environment)."""
+
+    model: str | None = None
+    """Model spec: provider/name (litellm), replay:FILE, scripted:FILE or offline. None = resolve it."""
+    api_base: str | None = None
+    """Base URL of an OpenAI-compatible or provider endpoint."""
+    record: str | None = None
+    """Append every model request and reply to this JSONL file (replay it with --model replay:FILE)."""
+    cache: bool = False
+    """Answer repeated requests from the on-disk response cache ($AGENT_CACHE_DIR)."""
+    max_cost_usd: float | None = None
+    """Stop the run cleanly once this many US dollars are spent on model calls."""
+    max_tokens: int | None = None
+    """Stop the run cleanly once this many tokens are used."""
+    max_calls: int | None = None
+    """Stop the run cleanly once this many model calls were made."""
+
+    def budget(self) -> Budget:
+        return Budget(max_cost_usd=self.max_cost_usd, max_tokens=self.max_tokens, max_calls=self.max_calls)
+
+
+def wrap_model(model: ChatModel | None, run: Run, options: RunOptions) -> ChatModel | None:
+    """Cache, then record, then account (outermost) around ``model``; None stays None (offline policy)."""
+    if model is None:
+        return None
+    if options.cache:
+        from agents.runtime.models.cache import CachedModel
+
+        model = CachedModel(model)
+    if options.record:
+        from agents.runtime.models.replay import RecordingModel
+
+        model = RecordingModel(model, options.record)
+    return AccountedModel(model, run, options.budget())
+
+
+def launch(agent: str, config: BaseModel | dict[str, Any], options: RunOptions, execute: Execute,
+           *, progress: Any = None) -> tuple[Run, Report]:
+    """Register ``agent``, resolve its model, create its run and execute it."""
+    register_agent(agent, execute)
+    model = resolve_model(options.model, api_base=options.api_base)
+    run = Run.create(agent, config, runtime=options)
+    run.update_meta(model=model.name if model else "offline")
+    return run, execute_run(run, wrap_model(model, run, options))
+
+
+def resume(run: Run, overrides: dict[str, Any] | None = None) -> Report:
+    """Continue ``run`` with the model it started with (``overrides`` may raise the budget, change the model)."""
+    given = {key: value for key, value in (overrides or {}).items() if value is not None}
+    options = RunOptions(**{**run.runtime, **given})
+    spec = given.get("model") or run.meta.get("model") or options.model
+    model = None if spec in OFFLINE_SPECS else resolve_model(spec, api_base=options.api_base)
+    run.emit("run.resume", model=model.name if model else "offline")
+    return execute_run(run, wrap_model(model, run, options))
+
+
+def execute_run(run: Run, model: ChatModel | None) -> Report:
+    """Call the agent's ``execute`` inside the run; a spent budget ends it cleanly with a partial report."""
+    execute = get_agent(run.agent)
+    try:
+        with run.active():
+            report = execute(run, model)
+    except BudgetExceeded as error:
+        report = budget_report(run, str(error))
+    run.write_report(report)
+    return report
+
+
+def budget_report(run: Run, reason: str) -> Report:
+    """The report of a run stopped by its budget: what was spent and how to continue."""
+    summary = {"status": "stopped", "reason": reason, **run.totals.as_dict(),
+               "resume": f"agent runs resume {run.id} --max-cost-usd <more>"}
+    return Report(summary=summary, rows=[], title=f"{run.agent} run {run.id} (stopped by its budget)")

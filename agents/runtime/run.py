@@ -1,0 +1,224 @@
+"""Run directories: ``runs/<id>/`` with config, events, checkpoints, artifacts and the report."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import sqlite3
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+from pydantic import BaseModel
+
+from benchmarks.report import Report
+from sandboxes.errors import UserError
+from sandboxes.telemetry import event_sink
+
+from agents.runtime.budget import BudgetExceeded, Totals
+
+RUNS_DIR_ENV = "AGENT_RUNS_DIR"
+CONFIG_FILE, EVENTS_FILE, STATUS_FILE = "config.json", "events.jsonl", "status.json"
+
+
+def runs_root(root: str | Path | None = None) -> Path:
+    """The folder that holds run directories: ``root``, else ``$AGENT_RUNS_DIR``, else ``./runs``."""
+    return Path(root or os.environ.get(RUNS_DIR_ENV) or "runs")
+
+
+def read_events(path: Path) -> list[dict[str, Any]]:
+    """All events of an ``events.jsonl``; a line cut short by a kill is skipped."""
+    if not path.exists():
+        return []
+    events = []
+    for line in path.read_text().splitlines():
+        with contextlib.suppress(json.JSONDecodeError):
+            events.append(json.loads(line))
+    return events
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _as_dict(config: BaseModel | dict[str, Any] | None) -> dict[str, Any]:
+    if config is None:
+        return {}
+    if isinstance(config, BaseModel):
+        return config.model_dump(mode="json")
+    return json.loads(json.dumps(dict(config), default=str))
+
+
+class Run:
+    """One run of one agent, stored in its own directory."""
+
+    def __init__(self, run_dir: Path, meta: dict[str, Any]):
+        self.dir = run_dir
+        self.id = run_dir.name
+        self.meta = meta
+        self.agent: str = meta["agent"]
+        self.config: dict[str, Any] = meta.get("config", {})
+        self.runtime: dict[str, Any] = meta.get("runtime", {})
+        self.artifacts = run_dir / "artifacts"
+        self.artifacts.mkdir(exist_ok=True)
+        self.events_path = run_dir / EVENTS_FILE
+        self._lock = threading.Lock()
+        self._saver: Any = None
+        self.totals = Totals()
+        existing = read_events(self.events_path)
+        self._seq = max((e.get("seq", 0) for e in existing), default=0)
+        for event in existing:
+            if event.get("kind") == "model.call":
+                self.totals.add(event)
+
+    @classmethod
+    def create(cls, agent: str, config: BaseModel | dict[str, Any] | None = None, root: str | Path | None = None,
+               *, runtime: BaseModel | dict[str, Any] | None = None, argv: list[str] | None = None) -> "Run":
+        """Make a new ``runs/<id>/`` holding ``config.json`` (agent, argv, config, runtime options)."""
+        base = runs_root(root)
+        run_id = f"{time.strftime('%Y%m%d-%H%M%S')}-{agent}-{secrets.token_hex(3)}"
+        run_dir = base / run_id
+        run_dir.mkdir(parents=True)
+        meta = {"id": run_id, "agent": agent, "created": time.time(),
+                "argv": list(sys.argv[1:] if argv is None else argv),
+                "config": _as_dict(config), "runtime": _as_dict(runtime)}
+        (run_dir / CONFIG_FILE).write_text(json.dumps(meta, indent=2) + "\n")
+        run = cls(run_dir, meta)
+        run.set_status("created")
+        return run
+
+    @classmethod
+    def open(cls, run_id: str, root: str | Path | None = None) -> "Run":
+        """Reopen a run by id, unique id prefix, or ``last`` (the newest run)."""
+        base = runs_root(root)
+        run_dir = _find_run_dir(base, run_id)
+        try:
+            meta = json.loads((run_dir / CONFIG_FILE).read_text())
+        except (OSError, json.JSONDecodeError) as error:
+            raise UserError(f"run '{run_id}' has an unreadable {CONFIG_FILE}: {error}") from None
+        return cls(run_dir, meta)
+
+    def update_meta(self, **fields: Any) -> None:
+        """Add fields to ``config.json`` (e.g. the model that was resolved for this run)."""
+        self.meta.update(fields)
+        _write_atomic(self.dir / CONFIG_FILE, json.dumps(self.meta, indent=2) + "\n")
+
+    def emit(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """Append one event to ``events.jsonl`` (``seq`` and ``ts`` are added)."""
+        with self._lock:
+            self._seq += 1
+            event = {"seq": self._seq, "ts": round(time.time(), 6), "kind": kind, **fields}
+            line = json.dumps(event, default=str)
+            with self.events_path.open("a") as stream:
+                stream.write(line + "\n")
+            if kind == "model.call":
+                self.totals.add(event)
+        return event
+
+    def events(self, kind: str | None = None) -> list[dict[str, Any]]:
+        """The events written so far, optionally only those of one kind."""
+        events = read_events(self.events_path)
+        return [e for e in events if kind is None or e.get("kind") == kind]
+
+    @contextlib.contextmanager
+    def active(self) -> Iterator["Run"]:
+        """Route ``sandboxes.telemetry.emit`` into this run and track its status."""
+        self.set_status("running")
+        self.emit("run.start", agent=self.agent, pid=os.getpid())
+        try:
+            with event_sink(lambda kind, fields: self.emit(kind, **fields)):
+                yield self
+        except BudgetExceeded as error:
+            self._finish("stopped", str(error))
+            raise
+        except KeyboardInterrupt:
+            self._finish("interrupted", "interrupted by the user")
+            raise
+        except BaseException as error:
+            self._finish("failed", f"{type(error).__name__}: {error}")
+            raise
+        else:
+            self._finish("finished", "")
+
+    def _finish(self, status: str, reason: str) -> None:
+        self.emit("run.end", status=status, reason=reason, **self.totals.as_dict())
+        self.set_status(status, reason)
+
+    def set_status(self, status: str, reason: str = "") -> None:
+        record = {"status": status, "reason": reason, "pid": os.getpid(), "updated": time.time()}
+        _write_atomic(self.dir / STATUS_FILE, json.dumps(record) + "\n")
+
+    @property
+    def status(self) -> str:
+        """created, running, finished, failed, stopped (budget) or interrupted (killed or Ctrl-C)."""
+        return self.status_record()["status"]
+
+    def status_record(self) -> dict[str, Any]:
+        try:
+            record = json.loads((self.dir / STATUS_FILE).read_text())
+        except (OSError, json.JSONDecodeError):
+            record = {"status": "created", "reason": ""}
+        if record["status"] == "running" and not _pid_alive(int(record.get("pid", 0))):
+            record.update(status="interrupted", reason="the process ended without finishing (killed?)")
+        return record
+
+    def checkpointer(self) -> Any:
+        """A LangGraph ``SqliteSaver`` on ``checkpoints.sqlite`` (one per run, thread id = run id)."""
+        if self._saver is None:
+            from langgraph.checkpoint.sqlite import SqliteSaver
+
+            connection = sqlite3.connect(str(self.dir / "checkpoints.sqlite"), check_same_thread=False)
+            self._saver = SqliteSaver(connection)
+        return self._saver
+
+    def write_report(self, report: Report) -> None:
+        """Write ``report.json`` (``{"summary", "rows"}``) and ``report.md``."""
+        report.write_json(self.dir / "report.json")
+        _write_atomic(self.dir / "report.md", report.to_markdown())
+
+    def read_report(self) -> Report | None:
+        path = self.dir / "report.json"
+        return Report.read_json(path) if path.exists() else None
+
+    def close(self) -> None:
+        if self._saver is not None:
+            self._saver.conn.close()
+            self._saver = None
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    temporary = path.with_suffix(path.suffix + ".tmp")
+    temporary.write_text(text)
+    os.replace(temporary, path)
+
+
+def _find_run_dir(base: Path, run_id: str) -> Path:
+    ids = list_run_ids(base)
+    if run_id == "last" and ids:
+        return base / ids[-1]
+    if run_id in ids:
+        return base / run_id
+    matches = [i for i in ids if i.startswith(run_id)]
+    if len(matches) == 1:
+        return base / matches[0]
+    if matches:
+        raise UserError(f"run id '{run_id}' is ambiguous in {base}: {', '.join(matches[:5])}")
+    raise UserError(f"no run '{run_id}' in {base} (see `agent runs list`)")
+
+
+def list_run_ids(root: str | Path | None = None) -> list[str]:
+    """Ids of the runs under ``root``, oldest first."""
+    base = runs_root(root)
+    if not base.is_dir():
+        return []
+    return sorted(p.name for p in base.iterdir() if (p / CONFIG_FILE).exists())
