@@ -1,0 +1,46 @@
+"""Element types of the kernel language and their numpy storage (bf16 through ml_dtypes)."""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+
+from sandboxes.targets.npu.errors import DtypeError
+
+DTYPES: dict[str, np.dtype] = {
+    "float16": np.dtype(np.float16),
+    "float32": np.dtype(np.float32),
+    "bfloat16": np.dtype(ml_dtypes.bfloat16),
+    "int8": np.dtype(np.int8),
+    "uint8": np.dtype(np.uint8),
+    "int16": np.dtype(np.int16),
+    "int32": np.dtype(np.int32),
+}
+ALIASES = {"half": "float16", "fp16": "float16", "float": "float32", "fp32": "float32",
+           "bf16": "bfloat16", "int": "int32"}
+FLOATS = frozenset({"float16", "float32", "bfloat16"})
+
+
+def dtype_name(dtype: object) -> str:
+    """Canonical name of a dtype given as a name, a numpy dtype or a torch dtype."""
+    if isinstance(dtype, str):
+        name = ALIASES.get(dtype, dtype)
+    else:
+        name = str(dtype).removeprefix("torch.")
+        if name not in DTYPES:
+            name = np.dtype(dtype).name if not str(dtype).startswith("torch") else name
+    if name not in DTYPES:
+        raise DtypeError(f"unsupported element type {dtype!r}; the NPU supports {sorted(DTYPES)}")
+    return name
+
+
+def np_dtype(dtype: object) -> np.dtype:
+    return DTYPES[dtype_name(dtype)]
+
+
+def itemsize(dtype: object) -> int:
+    return np_dtype(dtype).itemsize
+
+
+def is_float(dtype: object) -> bool:
+    return dtype_name(dtype) in FLOATS

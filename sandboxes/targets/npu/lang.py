@@ -1,0 +1,30 @@
+"""The kernel language: ``from sandboxes.targets.npu.lang import *`` in a kernel source file.
+
+Names mirror Ascend C. Kernels are Python functions marked ``@kernel``; they touch memory only
+through these APIs, and the simulator executes and times every call.
+"""
+
+from sandboxes.targets.npu.cube import FixpipeParams, Fixpipe, LoadData, LoadData2DParams, Mmad, MmadParams
+from sandboxes.targets.npu.datacopy import (DataCopy, DataCopyExtParams, DataCopyPad, DataCopyPadExtParams,
+                                            DataCopyParams)
+from sandboxes.targets.npu.fractal import Nd2NzParams
+from sandboxes.targets.npu.launch import capture, kernel, launch
+from sandboxes.targets.npu.pipe import TBuf, TPipe, TQue
+from sandboxes.targets.npu.runtime import GetBlockIdx, GetBlockNum
+from sandboxes.targets.npu.sync import HardEvent, PipeBarrier, SetFlag, WaitFlag
+from sandboxes.targets.npu.tensors import GlobalTensor, LocalTensor, TPosition
+from sandboxes.targets.npu.tiling import TilingData
+from sandboxes.targets.npu.vector import (Abs, Add, And, Axpy, BinaryRepeatParams, Div, Exp, LeakyRelu, Ln, Max,
+                                          Maxs, Min, Mins, Mul, Muls, Or, Reciprocal, Relu, Rsqrt, Sqrt, Sub, Adds,
+                                          UnaryRepeatParams)
+from sandboxes.targets.npu.vector_extra import (CMPMODE, SELMODE, Cast, Compare, CompareScalar, Duplicate,
+                                                ReduceMax, ReduceMin, ReduceSum, RoundMode, Select,
+                                                WholeReduceMax, WholeReduceMin, WholeReduceSum)
+
+QuePosition = TPosition
+half, float16, float32, bfloat16 = "float16", "float16", "float32", "bfloat16"
+int8, uint8, int16, int32 = "int8", "uint8", "int16", "int32"
+BLOCK_BYTES = 32
+"""One DataBlock: the unit of UB alignment and of DataCopy lengths."""
+
+__all__ = [name for name in dir() if not name.startswith("_")]

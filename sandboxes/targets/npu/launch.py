@@ -1,0 +1,123 @@
+"""Kernel declaration and launch: run every block functionally, then combine the per-core timelines.
+
+Timing of a launch (all simulated):
+
+* Blocks go round-robin onto the cores of the kernel's type (AIV or AIC cores on a separated chip);
+  a core runs its blocks one after another.
+* The ``active`` cores (min(block_dim, cores)) share global memory: each GM copy runs at
+  min(path peak, chip GM bandwidth / active) bytes per cycle.
+* cycles = launch overhead + max(slowest core, total GM bytes / chip GM bandwidth); the second
+  term keeps any kernel at or above the bandwidth bound even when the per-core shares are uneven.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+from typing import Callable, Iterator
+
+from sandboxes.targets.npu.chip import ChipConfig
+from sandboxes.targets.npu.errors import NpuKernelError, ParamError
+from sandboxes.targets.npu.profile import LaunchProfile, Profile
+from sandboxes.targets.npu.runtime import CoreContext, enter_core, leave_core, to_gm
+from sandboxes.targets.npu.tiling import TilingData
+from sandboxes.targets.npu.timeline import PIPES, CoreTimeline
+
+KERNEL_TYPES = ("AIV_ONLY", "AIC_ONLY", "MIX")
+
+_CAPTURE: contextvars.ContextVar[list | None] = contextvars.ContextVar("npu_capture", default=None)
+_CHIP: contextvars.ContextVar[ChipConfig | None] = contextvars.ContextVar("npu_chip", default=None)
+
+
+def kernel(fn: Callable | None = None, *, core_type: str = "AIV_ONLY"):
+    """Mark a function as a kernel (``__global__ __aicore__``); ``core_type`` picks the cores it runs on."""
+    if core_type not in KERNEL_TYPES:
+        raise ParamError(f"core_type must be one of {KERNEL_TYPES}, got {core_type!r}")
+
+    def mark(function: Callable) -> Callable:
+        function.__npu_kernel_type__ = core_type
+        return function
+    return mark(fn) if fn is not None else mark
+
+
+def current_chip() -> ChipConfig:
+    return _CHIP.get() or ChipConfig()
+
+
+@contextlib.contextmanager
+def capture(chip: ChipConfig | None = None) -> Iterator[list[LaunchProfile]]:
+    """Collect the profile of every launch in this block (a forward pass); optionally pick the chip."""
+    launches: list[LaunchProfile] = []
+    token, chip_token = _CAPTURE.set(launches), _CHIP.set(chip or current_chip())
+    try:
+        yield launches
+    finally:
+        _CAPTURE.reset(token)
+        _CHIP.reset(chip_token)
+
+
+def launch(kernel_fn: Callable, block_dim: int, *args, chip: ChipConfig | None = None,
+           trace: bool = False) -> LaunchProfile:
+    """``kernel<<<block_dim>>>(args)``: run it on the simulated chip and return its profile."""
+    chip = chip or current_chip()
+    kernel_type = getattr(kernel_fn, "__npu_kernel_type__", None)
+    if kernel_type is None:
+        raise ParamError(f"{getattr(kernel_fn, '__name__', kernel_fn)!r} is not a kernel: decorate it with @kernel")
+    if not isinstance(block_dim, int) or not 1 <= block_dim <= 65535:
+        raise ParamError(f"block_dim must be an integer in [1, 65535], got {block_dim!r}")
+    cores = chip.cores_for(kernel_type)
+    active = min(block_dim, cores)
+    core_ends = [0.0] * cores
+    results = []
+    for block in range(block_dim):
+        core = CoreContext(chip, block, block_dim, kernel_type, chip.hbm_bytes_per_cycle / active,
+                           CoreTimeline(chip.scalar_issue_cycles, trace))
+        _run_block(kernel_fn, core, _device_args(args))
+        core_ends[block % cores] += core.timeline.end
+        results.append(core)
+    profile = _combine(kernel_fn.__name__, chip, block_dim, active, max(core_ends), results)
+    captured = _CAPTURE.get()
+    if captured is not None:
+        captured.append(profile)
+    return profile
+
+
+def _device_args(args) -> list:
+    out = []
+    for arg in args:
+        if isinstance(arg, TilingData):
+            out.append(arg.device_copy())
+        elif isinstance(arg, (bool, int, float)):
+            out.append(arg)
+        else:
+            out.append(to_gm(arg))
+    return out
+
+
+def _run_block(kernel_fn: Callable, core: CoreContext, args: list) -> None:
+    token = enter_core(core)
+    try:
+        kernel_fn(*args)
+    except NpuKernelError as error:
+        raise type(error)(f"block {core.block_idx}: {error}") from error
+    finally:
+        leave_core(token)
+
+
+def _combine(name: str, chip: ChipConfig, block_dim: int, active: int, makespan: float,
+             cores: list[CoreContext]) -> LaunchProfile:
+    gm_read = sum(c.gm_read for c in cores)
+    gm_write = sum(c.gm_write for c in cores)
+    floor = (gm_read + gm_write) / chip.hbm_bytes_per_cycle
+    return LaunchProfile(
+        kernel=name, chip=chip.name, clock_mhz=chip.clock_mhz, block_dim=block_dim, active_cores=active,
+        cycles=chip.launch_overhead_cycles + max(makespan, floor), makespan_cycles=makespan,
+        bandwidth_floor_cycles=floor, launch_cycles=chip.launch_overhead_cycles,
+        busy={p: sum(c.timeline.busy[p] for c in cores) for p in PIPES},
+        gm_read_bytes=gm_read, gm_write_bytes=gm_write, local_bytes=sum(c.local_bytes for c in cores),
+        instructions=sum(c.timeline.instructions for c in cores),
+        events=[c.timeline.events for c in cores] if cores and cores[0].timeline.trace else [])
+
+
+def profile_of(launches: list[LaunchProfile]) -> Profile:
+    return Profile(list(launches))

@@ -1,0 +1,121 @@
+"""Per-core execution context, global-memory addresses and the system variables of a kernel."""
+
+from __future__ import annotations
+
+import contextvars
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sandboxes.targets.npu.chip import ChipConfig
+from sandboxes.targets.npu.dtypes import dtype_name
+from sandboxes.targets.npu.errors import NpuKernelError, ParamError
+from sandboxes.targets.npu.timeline import CoreTimeline, Slot
+
+GM_PATHS = ("GM->UB", "GM->L1", "GM->L0A", "GM->L0B", "UB->GM", "L0C->GM")
+
+
+@dataclass
+class CoreContext:
+    """Everything one block sees while it runs: chip, ids, buffers, pipes and counters."""
+
+    chip: ChipConfig
+    block_idx: int
+    block_num: int
+    kernel_type: str
+    gm_share: float
+    timeline: CoreTimeline
+    memory: dict[str, np.ndarray] = field(default_factory=dict)
+    used: dict[str, int] = field(default_factory=dict)
+    allocations: list[tuple[str, str, int]] = field(default_factory=list)
+    buffers_per_position: dict[str, int] = field(default_factory=dict)
+    local_slots: list[Slot] = field(default_factory=list)
+    gm_slots: dict[int, Slot] = field(default_factory=dict)
+    flags: dict[tuple[str, int], float] = field(default_factory=dict)
+    gm_read: int = 0
+    gm_write: int = 0
+    local_bytes: int = 0
+
+    def dma_cycles(self, path: str, nbytes: int, bursts: int = 1) -> float:
+        """Latency plus bytes over the path's rate; GM paths get at most this core's bandwidth share."""
+        rate = self.chip.dma_bytes_per_cycle[path]
+        if path in GM_PATHS:
+            rate = min(rate, self.gm_share)
+        extra = self.chip.dma_burst_cycles * (bursts - 1)
+        return self.chip.dma_latency_cycles + extra + nbytes / rate
+
+    def gm_slot(self, addr: "GmAddr") -> Slot:
+        key = id(addr.base)
+        if key not in self.gm_slots:
+            self.gm_slots[key] = Slot(f"GM buffer #{len(self.gm_slots)}", local=False)
+        return self.gm_slots[key]
+
+
+_CORE: contextvars.ContextVar[CoreContext | None] = contextvars.ContextVar("npu_core", default=None)
+
+
+def current_core() -> CoreContext:
+    core = _CORE.get()
+    if core is None:
+        raise NpuKernelError("this API runs only inside a kernel: call it from a function started by launch()")
+    return core
+
+
+def enter_core(core: CoreContext) -> contextvars.Token:
+    return _CORE.set(core)
+
+
+def leave_core(token: contextvars.Token) -> None:
+    _CORE.reset(token)
+
+
+def GetBlockIdx() -> int:
+    """Index of the running block, in [0, GetBlockNum())."""
+    return current_core().block_idx
+
+
+def GetBlockNum() -> int:
+    """The block_dim of the launch."""
+    return current_core().block_num
+
+
+class GmAddr:
+    """A ``GM_ADDR`` kernel argument: a flat global-memory array plus an element offset."""
+
+    __slots__ = ("base", "offset", "dtype")
+
+    def __init__(self, base: np.ndarray, offset: int = 0):
+        self.base = base
+        self.offset = offset
+        self.dtype = dtype_name(base.dtype)
+
+    def __add__(self, elements: int) -> "GmAddr":
+        if not isinstance(elements, (int, np.integer)):
+            raise ParamError(f"GM address arithmetic takes an integer element offset, got {elements!r}")
+        return GmAddr(self.base, self.offset + int(elements))
+
+    def __repr__(self) -> str:
+        return f"GmAddr({self.dtype}[{self.base.size}] + {self.offset})"
+
+
+def to_gm(value) -> GmAddr:
+    """Wrap a contiguous numpy array or CPU torch tensor as GM without copying it."""
+    if hasattr(value, "detach") and hasattr(value, "numpy"):
+        value = _torch_to_numpy(value)
+    if not isinstance(value, np.ndarray):
+        raise ParamError(f"a kernel argument must be a tensor, a TilingData or a number, got {type(value).__name__}")
+    if not value.flags.c_contiguous:
+        raise ParamError("kernel arguments must be contiguous: call .contiguous() on the host side first")
+    return GmAddr(value.reshape(-1))
+
+
+def _torch_to_numpy(tensor) -> np.ndarray:
+    import torch
+    from ml_dtypes import bfloat16
+
+    if not tensor.is_contiguous():
+        raise ParamError("kernel arguments must be contiguous: call .contiguous() on the host side first")
+    tensor = tensor.detach()
+    if tensor.dtype == torch.bfloat16:
+        return tensor.view(torch.int16).numpy().view(bfloat16)
+    return tensor.numpy()

@@ -1,0 +1,175 @@
+"""GlobalTensor (global memory) and LocalTensor (a typed view of an on-chip buffer)."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+import numpy as np
+
+from sandboxes.targets.npu.dtypes import dtype_name, np_dtype
+from sandboxes.targets.npu.errors import AlignmentError, OutOfBoundsError, ParamError, UseAfterFreeError
+from sandboxes.targets.npu.runtime import GmAddr, current_core
+from sandboxes.targets.npu.timeline import Slot
+
+
+class TPosition(str, Enum):
+    """Logical positions of Ascend C; each lives in one physical buffer (see BUFFER_OF)."""
+
+    GM = "GM"
+    VECIN = "VECIN"
+    VECOUT = "VECOUT"
+    VECCALC = "VECCALC"
+    A1 = "A1"
+    B1 = "B1"
+    C1 = "C1"
+    A2 = "A2"
+    B2 = "B2"
+    CO1 = "CO1"
+
+
+BUFFER_OF = {"VECIN": "UB", "VECOUT": "UB", "VECCALC": "UB", "A1": "L1", "B1": "L1", "C1": "L1",
+             "A2": "L0A", "B2": "L0B", "CO1": "L0C"}
+UB_POSITIONS = frozenset({"VECIN", "VECOUT", "VECCALC"})
+CUBE_POSITIONS = frozenset({"A1", "B1", "C1", "A2", "B2", "CO1"})
+
+
+class GlobalTensor:
+    """A typed window on global memory, set with ``SetGlobalBuffer(addr, size)``."""
+
+    def __init__(self, dtype=None):
+        self._dtype = dtype_name(dtype) if dtype is not None else None
+        self._addr: GmAddr | None = None
+        self._size = 0
+
+    def SetGlobalBuffer(self, addr: GmAddr, size: int | None = None) -> None:
+        if not isinstance(addr, GmAddr):
+            raise ParamError(f"SetGlobalBuffer takes a GM_ADDR kernel argument (plus an offset), got {type(addr).__name__}")
+        if self._dtype is not None and self._dtype != addr.dtype:
+            raise ParamError(f"GlobalTensor of {self._dtype} set on a {addr.dtype} GM buffer: declare the matching type")
+        available = addr.base.size - addr.offset
+        size = available if size is None else int(size)
+        if addr.offset < 0 or size < 0 or size > available:
+            raise OutOfBoundsError(
+                f"SetGlobalBuffer(offset {addr.offset}, size {size}) runs past the GM buffer of {addr.base.size} "
+                f"elements: check the per-block offset (GetBlockIdx() * length) and the tiling")
+        self._dtype, self._addr, self._size = addr.dtype, addr, size
+
+    @property
+    def dtype(self) -> str:
+        self._require()
+        return self._dtype
+
+    def GetSize(self) -> int:
+        return self._size
+
+    def __getitem__(self, offset: int) -> "GlobalTensor":
+        """``gm[offset]`` is the tensor that starts ``offset`` elements further on (Ascend C semantics)."""
+        self._require()
+        sub = GlobalTensor(self._dtype)
+        sub.SetGlobalBuffer(self._addr + int(offset), self._size - int(offset))
+        return sub
+
+    def GetValue(self, index: int):
+        core = current_core()
+        core.timeline.scalar_access("GM.GetValue", core.gm_slot(self._addr), core.chip.dma_latency_cycles)
+        return self._span(index, 1)[0].item()
+
+    def SetValue(self, index: int, value) -> None:
+        core = current_core()
+        core.timeline.scalar_access("GM.SetValue", core.gm_slot(self._addr), core.chip.dma_latency_cycles, write=True)
+        self._span(index, 1)[0] = value
+
+    def _span(self, start: int, count: int) -> np.ndarray:
+        """The numpy view of ``count`` elements from ``start``; simulator internal."""
+        self._require()
+        if start < 0 or count < 0 or start + count > self._size:
+            raise OutOfBoundsError(
+                f"access of elements [{start}, {start + count}) on a GlobalTensor of {self._size} elements")
+        begin = self._addr.offset + start
+        return self._addr.base[begin:begin + count]
+
+    def _require(self) -> None:
+        if self._addr is None:
+            raise ParamError("GlobalTensor used before SetGlobalBuffer")
+
+
+class LocalTensor:
+    """A typed view of part of one queue buffer (or TBuf) in UB, L1, L0A, L0B or L0C."""
+
+    __slots__ = ("_raw", "_start", "_size", "_dtype", "_slot", "_owner", "_generation", "position")
+
+    def __init__(self, raw: np.ndarray, start: int, size: int, dtype, slot: Slot, owner, position: str):
+        self._raw = raw
+        self._start = start
+        self._size = size
+        self._dtype = dtype_name(dtype)
+        self._slot = slot
+        self._owner = owner
+        self._generation = owner.generation
+        self.position = position
+
+    @property
+    def dtype(self) -> str:
+        return self._dtype
+
+    @property
+    def buffer(self) -> str:
+        return BUFFER_OF[self.position]
+
+    def GetSize(self) -> int:
+        return self._size
+
+    def __getitem__(self, offset: int) -> "LocalTensor":
+        """``t[offset]`` is the tensor that starts ``offset`` elements further on (Ascend C semantics)."""
+        offset = int(offset)
+        if offset < 0 or offset > self._size:
+            raise OutOfBoundsError(f"sub-tensor offset {offset} outside a LocalTensor of {self._size} elements")
+        itemsize = np_dtype(self._dtype).itemsize
+        return self._derive(self._start + offset * itemsize, self._size - offset, self._dtype)
+
+    def ReinterpretCast(self, dtype) -> "LocalTensor":
+        """The same bytes seen as another element type."""
+        nbytes = self._size * np_dtype(self._dtype).itemsize
+        return self._derive(self._start, nbytes // np_dtype(dtype).itemsize, dtype)
+
+    def GetValue(self, index: int):
+        self._check_live()
+        core = current_core()
+        core.timeline.scalar_access("GetValue", self._slot, core.chip.scalar_sync_cycles)
+        return self._span(int(index), 1)[0].item()
+
+    def SetValue(self, index: int, value) -> None:
+        self._check_live()
+        core = current_core()
+        core.timeline.scalar_access("SetValue", self._slot, core.chip.scalar_sync_cycles, write=True)
+        self._span(int(index), 1)[0] = value
+
+    def _derive(self, start: int, size: int, dtype) -> "LocalTensor":
+        self._check_live()
+        sub = LocalTensor(self._raw, start, size, dtype, self._slot, self._owner, self.position)
+        sub._generation = self._generation
+        return sub
+
+    def _check_live(self) -> None:
+        if self._owner.generation != self._generation or not self._owner.live:
+            raise UseAfterFreeError(
+                f"a {self.position} tensor is used after FreeTensor returned its buffer: "
+                f"AllocTensor (or DeQue) a fresh tensor and stop using the freed one")
+
+    def _span(self, start: int, count: int) -> np.ndarray:
+        """The numpy view of ``count`` elements from ``start``; simulator internal."""
+        self._check_live()
+        if start < 0 or count < 0 or start + count > self._size:
+            raise OutOfBoundsError(
+                f"access of elements [{start}, {start + count}) on a {self.position} tensor of {self._size} elements "
+                f"({self.buffer}); shrink the count or allocate a larger buffer")
+        dtype = np_dtype(self._dtype)
+        begin = self._start + start * dtype.itemsize
+        return self._raw[begin:begin + count * dtype.itemsize].view(dtype)
+
+    def _require_alignment(self, what: str) -> None:
+        align = current_core().chip.buffer_alignment(self.buffer)
+        if self._start % align:
+            raise AlignmentError(
+                f"{what}: {self.buffer} operand starts at byte {self._start}, not a multiple of {align} B; "
+                f"use sub-tensor offsets of whole {align}-byte blocks")
