@@ -73,3 +73,9 @@ def expose_to_unprivileged(paths: list[str]) -> None:
         os.makedirs(path, mode=0o755, exist_ok=True)
         linux.mount(f"/proc/self/fd/{fd}", path, None, linux.MS_BIND | linux.MS_REC)
         os.close(fd)
+
+
+def search_path() -> str:
+    """PATH inside a sandbox: the host Python's bin folder first, then the system folders."""
+    python_bin = os.path.join(python_dirs()[0], "bin")
+    return f"{python_bin}:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"

@@ -126,8 +126,7 @@ class LocalSandbox:
         parent = base_dir or os.environ.get("AGENT_SANDBOX_TMP") or tempfile.gettempdir()
         self.base_dir = tempfile.mkdtemp(prefix="agentkiln-sbx-", dir=parent)
         os.chmod(self.base_dir, 0o711)
-        python_bin = os.path.join(hostfs.python_dirs()[0], "bin")
-        self.search_path = f"{python_bin}:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"
+        self.search_path = hostfs.search_path()
 
     @property
     def protections(self) -> dict[str, object]:

@@ -1,0 +1,145 @@
+"""PID 1 of a docker sandbox container: runs jobs sent as JSON lines on stdin, answers on stdout.
+
+Standard library only (it runs under ``python -S`` inside the container). Requests:
+``{"op": "run", ...}`` runs one command under the monitor; ``{"op": "reset"}`` kills every process and
+wipes /work, /tmp and /dev/shm so that a warm container starts the next job clean. End of input (the host
+process went away) ends the container.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import resource
+import shutil
+import signal
+import sys
+import time
+from dataclasses import asdict
+
+from sandboxes.monitor import run_monitored
+from sandboxes.workdir import collect_files, write_files
+
+WORK = "/work"
+SCRATCH = ("/work", "/tmp", "/dev/shm")
+CGROUP = "/sys/fs/cgroup"
+
+
+def _read_int(path: str) -> int | None:
+    try:
+        with open(path) as handle:
+            return int(handle.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _oom_kills() -> int:
+    try:
+        with open(f"{CGROUP}/memory/memory.oom_control") as handle:
+            for line in handle:
+                if line.startswith("oom_kill "):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+class ContainerTree:
+    """Everything in the container but PID 1 belongs to the job; CPU comes from the container's cgroup."""
+
+    def __init__(self) -> None:
+        self.cpu_start = _read_int(f"{CGROUP}/cpuacct/cpuacct.usage")
+
+    def cpu_seconds(self) -> float | None:
+        now = _read_int(f"{CGROUP}/cpuacct/cpuacct.usage")
+        return None if now is None or self.cpu_start is None else (now - self.cpu_start) / 1e9
+
+    def kill_all(self) -> None:
+        for _ in range(1000):
+            try:
+                os.kill(-1, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            if not [p for p in os.listdir("/proc") if p.isdigit() and int(p) != os.getpid()]:
+                return
+            _reap()
+            time.sleep(0.002)
+
+
+def _reap() -> None:
+    """As PID 1, collect zombies of orphans that were re-parented to us."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def _job_preexec(cpu_s: float, disk_mb: int):
+    def setup() -> None:
+        cpu = int(cpu_s) + 1
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (disk_mb << 20, disk_mb << 20))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        with open("/proc/self/oom_score_adj", "w") as handle:
+            handle.write("1000")  # the job, never the runner, is the OOM killer's choice
+    return setup
+
+
+def run_job(request: dict) -> dict:
+    """Write the files, run the command, read back the requested files."""
+    write_files(WORK, {path: base64.b64decode(data) for path, data in request["files"].items()})
+    oom_before = _oom_kills()
+    outcome = run_monitored(request["argv"], env=request["env"], cwd=WORK, wall_s=request["wall_s"],
+                            cpu_s=request["cpu_s"], output_bytes=request["output_bytes"], tree=ContainerTree(),
+                            preexec=_job_preexec(request["cpu_s"], request["disk_mb"]))
+    _reap()
+    files, notes = collect_files(WORK, request["collect"], request["collect_bytes"])
+    cgroup_peak = _read_int(f"{CGROUP}/memory/memory.max_usage_in_bytes") if request["peak_from_cgroup"] else None
+    stats = os.statvfs(WORK)
+    fields = asdict(outcome)
+    fields["stdout"] = base64.b64encode(outcome.stdout).decode()
+    fields["stderr"] = base64.b64encode(outcome.stderr).decode()
+    return {"outcome": fields, "files": {k: base64.b64encode(v).decode() for k, v in files.items()},
+            "notes": notes, "peak_memory_bytes": cgroup_peak or outcome.max_rss_bytes,
+            "oom_killed": _oom_kills() > oom_before, "disk_full": stats.f_bavail * stats.f_frsize < 64 * 1024}
+
+
+def reset() -> dict:
+    """Kill every job process and empty the writable places."""
+    ContainerTree().kill_all()
+    for folder in SCRATCH:
+        if os.path.isdir(folder):
+            for name in os.listdir(folder):
+                path = os.path.join(folder, name)
+                if os.path.isdir(path) and not os.path.islink(path):
+                    shutil.rmtree(path, ignore_errors=True)
+                else:
+                    try:
+                        os.unlink(path)
+                    except OSError:
+                        pass
+    return {"ready": True}
+
+
+def _answer(message: dict) -> None:
+    sys.stdout.buffer.write(json.dumps(message).encode() + b"\n")
+    sys.stdout.buffer.flush()
+
+
+def main() -> None:
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    _answer({"ready": True})
+    for line in sys.stdin.buffer:
+        request = json.loads(line)
+        try:
+            _answer(run_job(request) if request["op"] == "run" else reset())
+        except Exception as error:  # report, keep serving: the host decides whether to retire us
+            _answer({"error": f"{type(error).__name__}: {error}"})
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,149 @@
+"""One hardened runner container: created, attached, started, spoken to, discarded; plus orphan reaping."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+from dataclasses import dataclass
+
+from sandboxes import hostfs
+from sandboxes.base import Limits
+from sandboxes.docker_channel import Channel, ChannelClosed
+from sandboxes.docker_image import RUNNER_DIR, SANDBOX_UID, host_mounts
+from sandboxes.errors import UserError
+
+LABEL = "agentkiln.sandbox"
+OWNER_LABEL = "agentkiln.owner"
+RUNNER_MB = 48  # the runner's own memory, added on top of the job's limit
+START_TIMEOUT_S = 60.0
+DOCKER_SOCKETS = ("/var/run/docker.sock", "/run/docker.sock")
+
+
+def _start_time(pid: int) -> str:
+    with open(f"/proc/{pid}/stat") as handle:
+        return handle.read().rsplit(")", 1)[1].split()[19]
+
+
+def owner_id(pid: int | None = None) -> str:
+    """``host:pid:start-time`` of a process, so that a recycled pid is not mistaken for its owner."""
+    pid = pid or os.getpid()
+    return f"{socket.gethostname()}:{pid}:{_start_time(pid)}"
+
+
+def owner_alive(owner: str) -> bool:
+    host, pid, started = (owner.split(":") + ["", "", ""])[:3]
+    if host != socket.gethostname():
+        return True  # another machine's container: not ours to judge
+    try:
+        return _start_time(int(pid)) == started
+    except (OSError, ValueError):
+        return False
+
+
+def reap_orphans(client) -> int:
+    """Remove sandbox containers whose owning process has died; return how many."""
+    removed = 0
+    for container in client.containers.list(all=True, filters={"label": LABEL}):
+        if not owner_alive(container.labels.get(OWNER_LABEL, "")):
+            container.remove(force=True)
+            removed += 1
+    return removed
+
+
+@dataclass(frozen=True)
+class ContainerSpec:
+    """The container-level part of :class:`Limits`; containers with equal specs are interchangeable."""
+
+    memory_mb: int
+    pids: int
+    cpus: float
+    disk_mb: int
+    network: bool
+    gpu: bool
+    extra_ro_paths: tuple[str, ...]
+
+    @classmethod
+    def from_limits(cls, limits: Limits) -> "ContainerSpec":
+        for path in limits.extra_ro_paths:
+            real = os.path.realpath(path)
+            if any(sock == real or sock.startswith(real.rstrip("/") + "/") for sock in DOCKER_SOCKETS):
+                raise UserError(f"refusing to mount {path!r}: it would put the Docker socket in the sandbox")
+        return cls(limits.memory_mb, limits.pids, limits.cpus, limits.disk_mb, limits.network, limits.gpu,
+                   tuple(limits.extra_ro_paths))
+
+
+def _create_container(api, image: str, spec: ContainerSpec) -> str:
+    """Create (not start) the hardened container through the engine API; return its id."""
+    import docker
+
+    python = os.path.join(hostfs.python_dirs()[0], "bin", "python3")
+    boot = f"import sys; sys.path.insert(0, {RUNNER_DIR!r}); from sandboxes.container_runner import main; main()"
+    memory = f"{spec.memory_mb + RUNNER_MB}m"
+    host_config = api.create_host_config(
+        network_mode="host" if spec.network else "none", read_only=True,
+        tmpfs={"/work": f"size={spec.disk_mb}m,uid={SANDBOX_UID},gid={SANDBOX_UID},mode=0755,exec",
+               "/tmp": f"size={spec.disk_mb}m,mode=1777,exec"},
+        binds=host_mounts(list(spec.extra_ro_paths)), mem_limit=memory, memswap_limit=memory,
+        pids_limit=spec.pids + 2, nano_cpus=int(spec.cpus * 1e9), security_opt=["no-new-privileges"],
+        cap_drop=["ALL"], ipc_mode="private", auto_remove=True,
+        ulimits=[docker.types.Ulimit(name="nofile", soft=1024, hard=1024)],
+        device_requests=[docker.types.DeviceRequest(count=-1, capabilities=[["gpu"]])] if spec.gpu else None)
+    created = api.create_container(
+        image, command=[python, "-S", "-c", boot], user=f"{SANDBOX_UID}:{SANDBOX_UID}", working_dir="/work",
+        environment={"PATH": "/usr/bin:/bin", "HOME": "/work", "LANG": "C.UTF-8"}, hostname="sandbox",
+        labels={LABEL: "1", OWNER_LABEL: owner_id()}, stdin_open=True, host_config=host_config)  # + StdinOnce
+    return created["Id"]
+
+
+class RunnerContainer:
+    """A started container whose PID 1 is the runner, reachable through :attr:`channel`."""
+
+    def __init__(self, client, image: str, spec: ContainerSpec) -> None:
+        self.api, self.spec = client.api, spec
+        self.id = _create_container(self.api, image, spec)
+        try:
+            attach = self.api.attach_socket(self.id, params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1})
+            self.channel = Channel(attach)
+            self.api.start(self.id)
+            self.channel.receive(START_TIMEOUT_S)
+        except Exception:
+            self._force_remove()
+            raise
+        self.awaiting_reset = False
+        self._peak_file = f"/sys/fs/cgroup/memory/docker/{self.id}/memory.max_usage_in_bytes"
+
+    def reset_peak_memory(self) -> bool:
+        """Zero the container's peak-memory counter from the host (root, cgroup v1); False if impossible."""
+        try:
+            with open(self._peak_file, "w") as handle:
+                handle.write("0")
+            return True
+        except OSError:
+            return False
+
+    def request(self, message: dict, timeout_s: float) -> dict:
+        if self.awaiting_reset:
+            self.channel.receive(timeout_s)  # the answer to the last reset
+            self.awaiting_reset = False
+        self.channel.send(message)
+        answer = self.channel.receive(timeout_s)
+        if "error" in answer:
+            raise ChannelClosed(f"runner error: {answer['error']}")
+        return answer
+
+    def reset_async(self) -> None:
+        """Ask the runner to clean up; the answer is read before the next request."""
+        self.channel.send({"op": "reset"})
+        self.awaiting_reset = True
+
+    def discard(self) -> None:
+        """Close the lifeline (the runner exits, the engine removes the container) and make sure it goes."""
+        self.channel.close()
+        threading.Thread(target=self._force_remove, daemon=True).start()
+
+    def _force_remove(self) -> None:
+        try:
+            self.api.remove_container(self.id, force=True)
+        except Exception:  # already gone through auto-remove
+            pass

@@ -1,0 +1,117 @@
+"""The docker backend: jobs run by a runner inside hardened containers from a warm pool (or cold)."""
+
+from __future__ import annotations
+
+import base64
+from typing import Mapping, Sequence
+
+from sandboxes import hostfs, records
+from sandboxes.base import Limits, RunResult
+from sandboxes.docker_channel import ChannelClosed
+from sandboxes.docker_container import ContainerSpec, RunnerContainer, reap_orphans
+from sandboxes.docker_engine import client
+from sandboxes.docker_image import ensure_image
+from sandboxes.docker_pool import WarmPool
+from sandboxes.envpolicy import sandbox_env
+from sandboxes.monitor import Outcome
+from sandboxes.workdir import check_relative
+
+ANSWER_GRACE_S = 30.0
+
+
+def _job_message(argv: Sequence[str], files: Mapping[str, bytes], env: dict[str, str], limits: Limits,
+                 collect: Sequence[str], peak_from_cgroup: bool) -> dict:
+    return {"op": "run", "argv": [str(a) for a in argv], "env": env,
+            "files": {str(check_relative(p)): base64.b64encode(bytes(d)).decode() for p, d in files.items()},
+            "collect": [str(check_relative(p)) for p in collect], "wall_s": limits.wall_s, "cpu_s": limits.cpu_s,
+            "output_bytes": limits.output_bytes, "collect_bytes": limits.collect_bytes, "disk_mb": limits.disk_mb,
+            "peak_from_cgroup": peak_from_cgroup}
+
+
+def _result(answer: dict) -> RunResult:
+    fields = dict(answer["outcome"])
+    fields["stdout"] = base64.b64decode(fields["stdout"])
+    fields["stderr"] = base64.b64decode(fields["stderr"])
+    return records.build_result(Outcome(**fields), backend="docker", peak_memory_bytes=answer["peak_memory_bytes"],
+                                oom_killed=answer["oom_killed"], disk_full=answer["disk_full"],
+                                files={k: base64.b64decode(v) for k, v in answer["files"].items()},
+                                notes=answer["notes"])
+
+
+def _lost_runner(error: ChannelClosed, limits: Limits) -> RunResult:
+    """The runner itself died or hung (never expected; reported rather than raised)."""
+    return RunResult(returncode=137, stdout="", stderr="", timed_out=True, wall_s=limits.wall_s,
+                     backend="docker", notes=[f"sandbox container lost: {error}; container discarded"])
+
+
+class DockerSession:
+    """One container for many ``exec`` calls; files persist until :meth:`close`."""
+
+    def __init__(self, sandbox: "DockerSandbox", limits: Limits) -> None:
+        self.sandbox, self.limits = sandbox, limits
+        self.container: RunnerContainer | None = sandbox.take(ContainerSpec.from_limits(limits))
+        self.healthy = True
+
+    def exec(self, argv: Sequence[str], *, files: Mapping[str, bytes] | None = None,
+             env: Mapping[str, str] | None = None, limits: Limits | None = None,
+             collect: Sequence[str] = ()) -> RunResult:
+        if self.container is None:
+            raise RuntimeError("this sandbox session is closed")
+        limits = limits or self.limits
+        job_env = sandbox_env(env, home="/work", path=hostfs.search_path(), threads=max(1, int(limits.cpus)))
+        message = _job_message(argv, files or {}, job_env, limits, collect, self.container.reset_peak_memory())
+        try:
+            result = _result(self.container.request(message, limits.wall_s + ANSWER_GRACE_S))
+        except ChannelClosed as error:
+            self.healthy = False
+            result = _lost_runner(error, limits)
+        return records.report(result, argv)
+
+    def close(self) -> None:
+        if self.container is not None:
+            self.sandbox.give_back(self.container, self.healthy)
+            self.container = None
+
+    def __enter__(self) -> "DockerSession":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class DockerSandbox:
+    """Hardened containers on the local engine; ``warm=False`` starts a fresh container for every run."""
+
+    name = "docker"
+
+    def __init__(self, warm: bool = True, pool_size: int = 2) -> None:
+        self.client = client()
+        self.reaped = reap_orphans(self.client)
+        self.image = ensure_image(self.client)
+        self.warm = warm
+        self.pool = WarmPool(self.client, self.image, size=pool_size)
+
+    def take(self, spec: ContainerSpec) -> RunnerContainer:
+        return self.pool.acquire(spec) if self.warm else self.pool.new_container(spec)
+
+    def give_back(self, container: RunnerContainer, healthy: bool) -> None:
+        if self.warm:
+            self.pool.release(container, healthy)
+        else:
+            container.discard()
+
+    def prewarm(self, limits: Limits | None = None, count: int | None = None) -> None:
+        """Start idle containers for ``limits`` ahead of the first job."""
+        self.pool.prewarm(ContainerSpec.from_limits(limits or Limits()), count)
+
+    def run(self, argv: Sequence[str], *, files: Mapping[str, bytes] | None = None,
+            env: Mapping[str, str] | None = None, limits: Limits | None = None,
+            collect: Sequence[str] = ()) -> RunResult:
+        with self.open(limits) as session:
+            return session.exec(argv, files=files, env=env, collect=collect)
+
+    def open(self, limits: Limits | None = None) -> DockerSession:
+        return DockerSession(self, limits or Limits())
+
+    def close(self) -> None:
+        self.pool.close()
