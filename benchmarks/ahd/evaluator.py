@@ -34,13 +34,13 @@ class EvaluatorConfig(Config):
     """Memory limit of the sandboxed process."""
     workers: int = 2
     """Candidates evaluated at the same time."""
-    sandbox: str = "auto"
-    """Sandbox backend name passed to ``sandboxes.select.get_sandbox``."""
+    sandbox: str | None = None
+    """Sandbox backend (docker, local, auto); None means ``AGENT_SANDBOX`` or auto."""
     cache_path: Path | None = Field(default=None)
     """SQLite file caching results by code hash; no cache when unset."""
 
 
-def default_sandbox(name: str = "auto") -> Sandbox:
+def default_sandbox(name: str | None = None) -> Sandbox:
     from sandboxes.select import get_sandbox
 
     return get_sandbox(name)
@@ -93,6 +93,7 @@ class Evaluator:
     def evaluate_many(self, codes: list[str]) -> list[Evaluation]:
         """Score several candidates in parallel; identical codes are evaluated once."""
         unique = list(dict.fromkeys(codes))
+        _ = self.sandbox, self.instance_sets  # resolve once, before the worker threads start
         with ThreadPoolExecutor(max_workers=max(1, self.config.workers)) as pool:
             results = dict(zip(unique, pool.map(self.evaluate, unique)))
         return [results[code] for code in codes]
@@ -114,8 +115,11 @@ class Evaluator:
         task = {"function_name": self.problem.function_name, "options": self.problem.runner_options(instances.spec)}
         files = {**self._static_files, "candidate.py": code.encode(), "data.npz": npz,
                  "task.json": json.dumps(task).encode()}
-        result = self.sandbox.run([sys.executable, "harness.py"], files=files, limits=self.limits,
-                                  collect=["result.json"])
+        for _ in range(2):  # the harness always writes a result; none means the process itself died: retry once
+            result = self.sandbox.run([sys.executable, "harness.py"], files=files, limits=self.limits,
+                                      collect=["result.json"])
+            if "result.json" in result.files or result.timed_out or result.oom_killed:
+                break
         return self._score(result, digest, instances)
 
     def _score(self, result: RunResult, digest: str, instances: InstanceSet) -> Evaluation | tuple:

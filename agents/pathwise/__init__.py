@@ -1,0 +1,1 @@
+"""PathWise: heuristic design as sequential decisions over an entailment graph of derivations."""
