@@ -56,15 +56,28 @@ class ContainerTree:
         return None if now is None or self.cpu_start is None else (now - self.cpu_start) / 1e9
 
     def kill_all(self) -> None:
+        """SIGKILL everything but the runner until only zombies are left (the monitor reaps its own child)."""
         for _ in range(1000):
             try:
                 os.kill(-1, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-            if not [p for p in os.listdir("/proc") if p.isdigit() and int(p) != os.getpid()]:
+            if not _living_others():
                 return
-            _reap()
             time.sleep(0.002)
+
+
+def _living_others() -> list[int]:
+    alive = []
+    for name in os.listdir("/proc"):
+        if name.isdigit() and int(name) != os.getpid():
+            try:
+                with open(f"/proc/{name}/stat") as handle:
+                    if handle.read().rsplit(")", 1)[1].split()[0] != "Z":
+                        alive.append(int(name))
+            except OSError:
+                pass
+    return alive
 
 
 def _reap() -> None:
@@ -111,6 +124,7 @@ def run_job(request: dict) -> dict:
 def reset() -> dict:
     """Kill every job process and empty the writable places."""
     ContainerTree().kill_all()
+    _reap()
     for folder in SCRATCH:
         if os.path.isdir(folder):
             for name in os.listdir(folder):

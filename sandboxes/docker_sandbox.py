@@ -91,6 +91,15 @@ class DockerSandbox:
         self.warm = warm
         self.pool = WarmPool(self.client, self.image, size=pool_size)
 
+    @property
+    def protections(self) -> dict[str, object]:
+        """What every container is started with."""
+        return {"isolation": f"docker ({'warm pool' if self.warm else 'cold'})", "network_off": True,
+                "read_only_host": "read-only root + read-only toolchain mounts", "private_tmp": True,
+                "user": "uid 10001", "capabilities": "all dropped, no-new-privileges",
+                "memory_limit": "cgroup (container, no swap)", "pids_limit": "cgroup",
+                "disk_limit": "tmpfs size cap", "environment": "allow-list", "docker_socket": "not mounted"}
+
     def take(self, spec: ContainerSpec) -> RunnerContainer:
         return self.pool.acquire(spec) if self.warm else self.pool.new_container(spec)
 

@@ -17,6 +17,7 @@ from sandboxes.cgroups import Cgroup
 
 NOBODY = (65534, 65534)
 WRAPPER_PROCS = 3  # bwrap, its namespace init, slack
+INSIDE_WORKDIR = "/work"  # where bubblewrap shows the work dir (same as in the docker backend)
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,7 @@ def bwrap_prefix(limits: Limits, workdir: str, env: Mapping[str, str]) -> list[s
         for device in hostfs.accelerator_devices():
             args += ["--dev-bind", device, device]
     args += ["--proc", "/proc", "--size", str(limits.disk_mb * 1024 * 1024), "--tmpfs", "/tmp",
-             "--bind", workdir, workdir, "--chdir", workdir, "--clearenv"]
+             "--bind", workdir, INSIDE_WORKDIR, "--chdir", INSIDE_WORKDIR, "--clearenv"]
     for name, value in env.items():
         args += ["--setenv", name, value]
     return args + ["--remount-ro", "/", "--"]
@@ -146,7 +147,7 @@ def protections(caps: HostCaps, limits: Limits, disk_capped: bool) -> dict[str, 
         "pid_namespace": namespaced,
         "read_only_host": "mount" if caps.bwrap else ("uid nobody" if caps.root else False),
         "private_tmp": caps.bwrap,
-        "non_root": caps.root or os.geteuid() != 0,
+        "user": "nobody" if caps.root else f"uid {os.geteuid()}",
         "memory_limit": "cgroup (tree, no swap)" if caps.cgroups else "RLIMIT_DATA (per process)",
         "pids_limit": "cgroup" if caps.cgroups else "RLIMIT_NPROC",
         "disk_limit": "tmpfs size cap" if disk_capped else "RLIMIT_FSIZE + polling",

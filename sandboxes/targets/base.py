@@ -93,6 +93,22 @@ class ExtensionSpec:
         return cls(kind=str(data["kind"]), name=str(data["name"]), options=dict(data.get("options", {})), **tuples)
 
 
+@dataclass(frozen=True)
+class Violation:
+    """One static-check finding: which rule, where, and what to change."""
+
+    rule: str
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"[{self.rule}] line {self.line}: {self.message}"
+
+
+StaticRule = Callable[[Any], "list[Violation]"]
+"""A static rule takes the parsed solution (``ast.Module``) and returns its violations."""
+
+
 @dataclass
 class BuildOutcome:
     """The result of building one extension (or of checking that it compiles)."""
@@ -121,6 +137,10 @@ class RunnerSettings:
     """Why timing is off, shown in the row's reason (e.g. "not timed: no GPU")."""
     baseline: str = "torch-eager"
     """Name of what the reference time measures: torch eager, or the target's own eager baseline."""
+    cache_salt: str = ""
+    """Toolchain identity mixed into extension digests (must match what :meth:`Target.build` uses)."""
+    shapes: str = "cpu"
+    """Which task shapes to use: ``cpu`` (module constants) or ``gpu`` (the task's GPU_SHAPES)."""
 
 
 class Target(ABC):
@@ -140,8 +160,8 @@ class Target(ABC):
     def runner_settings(self) -> RunnerSettings:
         """Hooks module, timing mode, environment and baseline name for the trusted runner."""
 
-    def static_rules(self) -> Sequence[Callable[..., list]]:
-        """Extra AST rules for this target's solutions (same signature as the harness's rules)."""
+    def static_rules(self) -> Sequence[StaticRule]:
+        """Extra AST rules for this target's solutions, run after the harness's own catalogue."""
         return ()
 
     def allowed_modules(self) -> Sequence[str]:
@@ -158,10 +178,7 @@ class Target(ABC):
 
     def row_extras(self, timing_extras: Mapping[str, Any]) -> dict[str, Any]:
         """Turn the hooks' timing extras into row fields (e.g. cycles, bottleneck, roofline_fraction)."""
-        extras = dict(timing_extras)
-        if self.simulated:
-            extras["simulated"] = True
-        return extras
+        return dict(timing_extras)
 
 
 class RuntimeHooks:

@@ -4,6 +4,7 @@ Names mirror Ascend C. Kernels are Python functions marked ``@kernel``; they tou
 through these APIs, and the simulator executes and times every call.
 """
 
+from sandboxes.targets.npu.dtypes import itemsize as sizeof
 from sandboxes.targets.npu.cube import FixpipeParams, Fixpipe, LoadData, LoadData2DParams, Mmad, MmadParams
 from sandboxes.targets.npu.datacopy import (DataCopy, DataCopyExtParams, DataCopyPad, DataCopyPadExtParams,
                                             DataCopyParams)

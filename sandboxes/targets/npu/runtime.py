@@ -94,6 +94,10 @@ class GmAddr:
             raise ParamError(f"GM address arithmetic takes an integer element offset, got {elements!r}")
         return GmAddr(self.base, self.offset + int(elements))
 
+    def __getitem__(self, elements: int) -> "GmAddr":
+        """``x[offset]``: the address ``offset`` elements further on (same as ``x + offset``)."""
+        return self + elements
+
     def __repr__(self) -> str:
         return f"GmAddr({self.dtype}[{self.base.size}] + {self.offset})"
 

@@ -1,0 +1,63 @@
+"""``agent sandbox selftest``: run every attack on a backend and report whether each was contained."""
+
+from __future__ import annotations
+
+import time
+
+from sandboxes.attacks import ATTACKS, new_marker, survivors
+from sandboxes.base import Sandbox
+from sandboxes.select import get_sandbox
+
+import importlib
+
+_report = importlib.import_module("benchmarks.report")
+
+
+NEXT_RUN = """
+import os
+children = [os.fork() for _ in range(4)]
+if 0 in children:
+    os._exit(0)
+for pid in children:
+    os.waitpid(pid, 0)
+ballast = bytearray(64 * 2**20)
+print("ok", sorted(os.listdir(".")))
+"""
+
+
+def _next_run_ok(sandbox: Sandbox) -> tuple[bool, str]:
+    """A plain job right after an attack must behave normally: it can fork, allocate, and finds an empty work dir."""
+    result = sandbox.run(["python", "-c", NEXT_RUN])
+    ok = result.ok and result.stdout.startswith("ok []")
+    return ok, "" if ok else f"next run affected: rc={result.returncode} out={result.stdout.strip()!r:.80}"
+
+
+def run_case(sandbox: Sandbox, attack) -> dict:
+    """One row: the attack's own verdict, no surviving process, and an unaffected next run."""
+    marker = new_marker()
+    started = time.monotonic()
+    try:
+        contained, detail = attack.run(sandbox, marker)
+    except Exception as error:  # an attack that breaks the sandbox API is a failure to contain, not a crash
+        contained, detail = False, f"raised {type(error).__name__}: {error}"
+    left = survivors(marker)
+    next_ok, next_detail = _next_run_ok(sandbox)
+    if left:
+        detail += f"; processes survived: {left}"
+    if not next_ok:
+        detail += f"; {next_detail}"
+    return {"case": attack.name, "contained": bool(contained and not left and next_ok), "detail": detail,
+            "seconds": round(time.monotonic() - started, 2)}
+
+
+def run_selftest(backend: str = "auto", cases: list[str] | None = None):
+    """Run the adversarial suite on ``backend``; returns a ``benchmarks.report.Report``."""
+    sandbox = get_sandbox(backend)
+    rows = [run_case(sandbox, attack) for attack in ATTACKS if not cases or attack.name in cases]
+    contained = sum(row["contained"] for row in rows)
+    summary = {"backend": sandbox.name, "cases": len(rows), "contained": contained,
+               "all_contained": contained == len(rows)}
+    protections = getattr(sandbox, "protections", None)
+    if protections:
+        summary["protections"] = ", ".join(f"{k}={v}" for k, v in protections.items())
+    return _report.Report(summary=summary, rows=rows, title=f"Sandbox selftest ({sandbox.name})")
