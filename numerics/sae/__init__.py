@@ -1,0 +1,1 @@
+"""BatchTopK sparse autoencoders and the choice of their L0."""

@@ -1,0 +1,25 @@
+import pytest
+import torch
+
+from numerics.sae.selection import SweepPoint, elbow, sweep
+from numerics.sae.toy import make_toy_model
+
+
+def test_elbow_takes_the_first_k_on_the_floor():
+    points = [SweepPoint(k, score, 0.0, 0.0) for k, score in [(3, 0.4), (7, 0.39), (11, 0.19), (15, 0.18), (19, 0.23)]]
+    assert elbow(points) == 11
+    assert elbow(points, tolerance=0.0) == 15
+
+
+@pytest.mark.slow
+def test_proxy_finds_the_true_l0_on_the_toy_model():
+    torch.set_num_threads(1)
+    toy = make_toy_model()
+    generator = torch.Generator().manual_seed(1)
+    held_out = toy.sample(4096, torch.Generator().manual_seed(99))[0]
+    points = sweep(lambda n: toy.sample(n, generator)[0], held_out, [5, 8, 11, 14, 17], width=50,
+                   steps=1200, directions=toy.directions)
+    chosen = elbow(points)
+    assert abs(chosen - toy.true_l0) <= 2
+    best = max(points, key=lambda p: p.recovery)
+    assert abs(best.k - toy.true_l0) <= 2
