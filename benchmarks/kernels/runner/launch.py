@@ -1,0 +1,102 @@
+"""Host side of the trusted runner: stage the work dir, run it in the sandbox, verify the signed verdict."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from benchmarks.kernels.runner.trusted import sign
+from sandboxes.base import Limits, RunResult, Sandbox
+from sandboxes.settings import Config
+from sandboxes.targets.base import ExtensionSpec, RunnerSettings
+from sandboxes.targets.cache import default_cache_root
+from sandboxes.targets.snapshot import code_snapshot
+
+CODE_PACKAGES = ("sandboxes", "benchmarks")
+"""Our packages the runner and workers import inside the sandbox (from a snapshot, see snapshot.py)."""
+
+
+class EvalConfig(Config):
+    """How hard the verifier looks at one solution."""
+
+    trials: int = 5
+    """Correctness trials, each with fresh random inputs from a fresh seed (at least 5 by default)."""
+    warmup: int = 3
+    """Untimed calls per side before timing starts."""
+    min_timed_trials: int = 10
+    """Timed calls per side at least."""
+    timed_trials: int = 50
+    """Timed calls per side at most."""
+    timing_budget_s: float = 3.0
+    """Stop timing once this much time has passed and min_timed_trials are done."""
+    call_timeout_s: float = 30.0
+    """A single forward call (or its preparation) must answer within this many seconds."""
+    import_timeout_s: float = 60.0
+    """Loading the solution (imports, cached extensions, construction) must finish within this."""
+    timeout_s: float = 300.0
+    """Wall-clock limit for the whole evaluation in the sandbox."""
+    memory_mb: int = 6144
+    """Memory limit for the runner and its workers together."""
+    threads: int = 1
+    """Intra-op threads for solution and reference alike (OMP_NUM_THREADS and torch threads)."""
+    static_checks: bool = True
+    """Run the AST rule catalogue first (turning it off is only for testing the runtime defences)."""
+
+
+@dataclass
+class RunnerOutcome:
+    """What one sandboxed runner invocation decided."""
+
+    result: dict[str, Any]
+    specs: list[ExtensionSpec] = field(default_factory=list)
+
+    @property
+    def needs_build(self) -> bool:
+        """True when the worker asked for extensions that are not built yet."""
+        return self.result.get("status") == "need_build"
+
+
+def run_trusted(task_source: str, solution_source: str, settings: RunnerSettings, cache_dir: Path | None,
+                sandbox: Sandbox, config: EvalConfig) -> RunnerOutcome:
+    """Run the trusted runner once in ``sandbox`` and return its verified verdict."""
+    nonce = secrets.token_hex(16)
+    runner_config = {**config.model_dump(), "hooks": settings.hooks, "timing": settings.timing.value,
+                     "not_timed_reason": settings.not_timed_reason, "cache_salt": settings.cache_salt,
+                     "cache_dir": str(cache_dir) if cache_dir else "", "shapes": settings.shapes}
+    files = {"task.py": task_source.encode(), "solution.py": solution_source.encode(),
+             "config.json": json.dumps(runner_config).encode(), "nonce": nonce.encode()}
+    code = code_snapshot(cache_dir or default_cache_root(), CODE_PACKAGES)
+    env = {"PYTHONPATH": str(code), "OMP_NUM_THREADS": str(config.threads), "PYTHONDONTWRITEBYTECODE": "1",
+           **settings.env}
+    readonly = [str(code)] + ([str(cache_dir)] if cache_dir else [])
+    limits = Limits(wall_s=config.timeout_s, cpu_s=config.timeout_s * (config.threads + 2), memory_mb=config.memory_mb,
+                    pids=128, disk_mb=4096, output_bytes=1_000_000, cpus=float(max(1, config.threads)),
+                    extra_ro_paths=readonly)
+    run = sandbox.run([sys.executable, "-m", "benchmarks.kernels.runner.trusted"], files=files, env=env, limits=limits)
+    result = parse_verdict(run, nonce, config)
+    specs = [ExtensionSpec.from_json(s) for s in result.pop("specs", [])]
+    return RunnerOutcome(result=result, specs=specs)
+
+
+def parse_verdict(run: RunResult, nonce: str, config: EvalConfig) -> dict[str, Any]:
+    """The runner's signed result; forged, duplicated or missing lines become a crash or timeout."""
+    signed = []
+    for line in run.stdout.splitlines():
+        if line.startswith("AKRESULT "):
+            _, signature, payload = line.split(" ", 2)
+            if signature == sign(nonce, payload):
+                signed.append(payload)
+    if len(signed) == 1:
+        return json.loads(signed[0])
+    if len(signed) > 1:
+        return {"status": "rejected", "reason": "more than one signed verdict: the evaluation was tampered with"}
+    if run.timed_out:
+        return {"status": "timeout", "reason": f"evaluation exceeded the {config.timeout_s:.0f} s wall-clock limit"}
+    if run.oom_killed:
+        return {"status": "crashed", "reason": f"evaluation ran out of memory ({config.memory_mb} MiB limit)"}
+    tail = (run.stderr or run.stdout)[-1500:].strip()
+    return {"status": "crashed", "reason": f"the trusted runner produced no verdict (exit code {run.returncode}): {tail}"}

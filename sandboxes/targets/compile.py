@@ -1,0 +1,161 @@
+"""Compiling extension specs inside a sandbox, with trimmed errors and the source-hash cache."""
+
+from __future__ import annotations
+
+import json
+import platform
+import re
+import subprocess
+import sys
+import time
+from functools import lru_cache
+from pathlib import Path
+from typing import Sequence
+
+from sandboxes.base import Limits, RunResult, Sandbox
+from sandboxes.targets.base import BuildOutcome, ExtensionSpec
+from sandboxes.targets.cache import BuildCache
+from sandboxes.targets.native import artifact_name, inline_module_name
+from sandboxes.targets.snapshot import code_snapshot
+from sandboxes.telemetry import emit
+
+ALLOWED_FLAG_PREFIXES = ("-O", "-f", "-m", "-D", "-U", "-std=", "-W", "-g", "-l", "--use_fast_math", "-Xcompiler",
+                         "--expt", "-lineinfo", "-arch", "-gencode", "--ptxas-options", "-ffast-math")
+MAX_ERROR_CHARS = 2500
+
+
+def compile_limits(wall_s: float = 600.0, readonly: Sequence[str] = ()) -> Limits:
+    """Generous limits for a compiler run (g++ on torch headers needs memory and minutes)."""
+    return Limits(wall_s=wall_s, cpu_s=wall_s * 2, memory_mb=6144, pids=256, disk_mb=1024,
+                  output_bytes=2_000_000, cpus=2.0, extra_ro_paths=list(readonly))
+
+
+@lru_cache(maxsize=None)
+def compiler_identity(compiler: str) -> str:
+    """First line of ``compiler --version`` (part of the cache salt), or '' when it is missing."""
+    try:
+        out = subprocess.run([compiler, "--version"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    lines = [line for line in out.splitlines() if line.strip()]
+    return lines[-1] if "nvcc" in compiler and lines else (lines[0] if lines else "")
+
+
+def toolchain_salt(target: str, compilers: Sequence[str]) -> str:
+    """What besides the sources decides a build: target, compilers, torch, Python, CPU."""
+    import torch
+
+    cpu = _cpu_model()
+    parts = [target, torch.__version__, sys.version.split()[0], platform.machine(), cpu]
+    return "|".join(parts + [compiler_identity(c) for c in compilers])
+
+
+@lru_cache(maxsize=1)
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor()
+
+
+def check_flags(spec: ExtensionSpec) -> str:
+    """An error message for a compiler flag outside the allow-list, or ''."""
+    for flag in (*spec.extra_cflags, *spec.extra_cuda_cflags, *spec.extra_ldflags):
+        if flag and not flag.startswith(ALLOWED_FLAG_PREFIXES):
+            return f"compiler flag {flag!r} is not allowed (allowed prefixes: {' '.join(ALLOWED_FLAG_PREFIXES)})"
+    return ""
+
+
+def trim_compiler_errors(text: str, context: int = 2, max_chars: int = MAX_ERROR_CHARS) -> str:
+    """Keep the lines that name an error (plus a little context), drop build paths and noise."""
+    lines = [re.sub(r"(/[\w.+-]+)+/(?=[\w.+-]+\.(cpp|cu|h|cuh|c):)", "", line) for line in text.splitlines()]
+    keep: list[int] = []
+    for index, line in enumerate(lines):
+        if re.search(r"\berror\b|undefined reference|fatal", line, re.IGNORECASE):
+            keep += range(index, min(index + context + 1, len(lines)))
+    chosen = [lines[i] for i in sorted(set(keep))] if keep else lines[-15:]
+    trimmed = "\n".join(line for line in chosen if not line.startswith(("[", "ninja:", "FAILED:")))
+    return trimmed if len(trimmed) <= max_chars else trimmed[:max_chars] + "\n... (errors truncated)"
+
+
+def outcome_of(result: RunResult, seconds: float, what: str) -> BuildOutcome:
+    """A BuildOutcome from a compiler run: timeouts and OOM say so, errors are trimmed."""
+    if result.timed_out:
+        return BuildOutcome(ok=False, error=f"{what} timed out after {seconds:.0f} s", seconds=seconds)
+    if result.oom_killed:
+        return BuildOutcome(ok=False, error=f"{what} ran out of memory", seconds=seconds)
+    if result.returncode != 0:
+        return BuildOutcome(ok=False, error=trim_compiler_errors(result.stderr + "\n" + result.stdout) or
+                            f"{what} failed with exit code {result.returncode}", seconds=seconds)
+    return BuildOutcome(ok=True, seconds=seconds)
+
+
+class CachedBuilder:
+    """Cache lookup, flag check, build in the sandbox, store: shared by the cpu and gpu targets."""
+
+    def __init__(self, target: str, compilers: Sequence[str], cache: BuildCache | None = None) -> None:
+        self.target = target
+        self.cache = cache or BuildCache()
+        self.salt = toolchain_salt(target, compilers)
+
+    def build(self, spec: ExtensionSpec, sandbox: Sandbox) -> BuildOutcome:
+        """Return the cached outcome for ``spec`` or compile it now and cache the result."""
+        digest = spec.digest(self.salt)
+        cached = self.cache.lookup(digest)
+        if cached is not None:
+            return cached
+        bad_flag = check_flags(spec)
+        if bad_flag:
+            return BuildOutcome(ok=False, error=bad_flag)
+        started = time.perf_counter()
+        outcome, files = self.compile(spec, digest, sandbox)
+        outcome.seconds = time.perf_counter() - started
+        emit("kernel.build", target=self.target, extension=spec.kind, digest=digest, ok=outcome.ok, seconds=outcome.seconds)
+        self.cache.store(digest, outcome, files)
+        return outcome
+
+    def compile(self, spec: ExtensionSpec, digest: str, sandbox: Sandbox) -> tuple[BuildOutcome, dict[str, bytes]]:
+        """Compile one spec; subclasses handle the kinds they support."""
+        if spec.kind == "cpp":
+            return compile_cpp(spec, sandbox)
+        if spec.kind == "load_inline":
+            return compile_inline(spec, digest, sandbox, code_snapshot(self.cache.root, ("sandboxes",)))
+        return BuildOutcome(ok=False, error=f"unknown extension kind {spec.kind!r}"), {}
+
+
+def compile_cpp(spec: ExtensionSpec, sandbox: Sandbox) -> tuple[BuildOutcome, dict[str, bytes]]:
+    """g++ -O3 -fopenmp -shared for a :func:`load_cpp` library."""
+    argv = ["g++", "-O3", "-march=native", "-fopenmp", "-shared", "-fPIC", "-std=c++17",
+            *spec.extra_cflags, "kernel.cpp", "-o", "lib.so"]
+    started = time.perf_counter()
+    result = sandbox.run(argv, files={"kernel.cpp": "\n".join(spec.cpp_sources).encode()},
+                         limits=compile_limits(120.0), collect=["lib.so"])
+    outcome = outcome_of(result, time.perf_counter() - started, "g++")
+    return _with_artifact(outcome, result, "lib.so", "lib.so")
+
+
+def compile_inline(spec: ExtensionSpec, digest: str, sandbox: Sandbox,
+                   code: Path) -> tuple[BuildOutcome, dict[str, bytes]]:
+    """torch's own load_inline inside the sandbox (ninja + g++), collecting the built module."""
+    name = inline_module_name(digest)
+    files = {"spec.json": json.dumps({"spec": spec.to_json(), "module": name}).encode()}
+    argv = [sys.executable, "-m", "sandboxes.targets.inline_build", "spec.json"]
+    env = {"PYTHONPATH": str(code), "MAX_JOBS": "2", "TORCH_EXTENSIONS_DIR": "torch_extensions"}
+    started = time.perf_counter()
+    result = sandbox.run(argv, files=files, env=env, limits=compile_limits(readonly=[str(code)]),
+                         collect=[f"build/{name}.so"])
+    outcome = outcome_of(result, time.perf_counter() - started, "load_inline build")
+    return _with_artifact(outcome, result, f"build/{name}.so", artifact_name(spec, digest))
+
+
+def _with_artifact(outcome: BuildOutcome, result: RunResult, collected: str,
+                   stored: str) -> tuple[BuildOutcome, dict[str, bytes]]:
+    if not outcome.ok:
+        return outcome, {}
+    data = result.files.get(collected)
+    if not data:
+        return BuildOutcome(ok=False, error=f"compiler reported success but produced no {collected}"), {}
+    return outcome, {stored: data}

@@ -1,0 +1,34 @@
+"""Sandbox-side script: build one ``load_inline`` spec with torch's own machinery.
+
+Usage (inside the sandbox work dir): ``python -m sandboxes.targets.inline_build spec.json``.
+The module lands in ``build/<module>.so``; compiler errors go to stderr, exit code 1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+
+def main(spec_path: str) -> int:
+    """Build the spec named in ``spec_path``; return the process exit code."""
+    from torch.utils.cpp_extension import load_inline
+
+    data = json.loads(open(spec_path).read())
+    spec, module = data["spec"], data["module"]
+    os.makedirs("build", exist_ok=True)
+    try:
+        load_inline(name=module, cpp_sources=list(spec["cpp_sources"]), cuda_sources=list(spec["cuda_sources"]) or None,
+                    functions=list(spec["functions"]) or None, extra_cflags=list(spec["extra_cflags"]),
+                    extra_cuda_cflags=list(spec["extra_cuda_cflags"]), extra_ldflags=list(spec["extra_ldflags"]),
+                    extra_include_paths=spec["options"].get("extra_include_paths") or None,
+                    with_cuda=spec["options"].get("with_cuda"), build_directory="build", verbose=False)
+    except Exception as error:  # the compiler's message is the useful part
+        print(str(error), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
