@@ -73,18 +73,23 @@ class ContainerSpec:
                    tuple(limits.extra_ro_paths))
 
 
-def _create_container(api, image: str, spec: ContainerSpec) -> str:
-    """Create (not start) the hardened container through the engine API; return its id."""
+def _create_container(api, image: str, spec: ContainerSpec, host_toolchains: bool) -> str:
+    """Create (not start) the hardened container through the engine API; return its id.
+
+    ``host_toolchains``: the image is the imported base image, so mount the host's /usr and Python;
+    otherwise the image brings its own ``python3`` and only the runner code is mounted.
+    """
     import docker
 
-    python = os.path.join(hostfs.python_dirs()[0], "bin", "python3")
+    python = os.path.join(hostfs.python_dirs()[0], "bin", "python3") if host_toolchains else "python3"
+    mounts = host_mounts(list(spec.extra_ro_paths), toolchains=host_toolchains)
     boot = f"import sys; sys.path.insert(0, {RUNNER_DIR!r}); from sandboxes.container_runner import main; main()"
     memory = f"{spec.memory_mb + RUNNER_MB}m"
     host_config = api.create_host_config(
         network_mode="host" if spec.network else "none", read_only=True,
         tmpfs={"/work": f"size={spec.disk_mb}m,uid={SANDBOX_UID},gid={SANDBOX_UID},mode=0755,exec",
                "/tmp": f"size={spec.disk_mb}m,mode=1777,exec"},
-        binds=host_mounts(list(spec.extra_ro_paths)), mem_limit=memory, memswap_limit=memory,
+        binds=mounts, mem_limit=memory, memswap_limit=memory,
         pids_limit=spec.pids + 2, nano_cpus=int(spec.cpus * 1e9), security_opt=["no-new-privileges"],
         cap_drop=["ALL"], ipc_mode="private", auto_remove=True,
         ulimits=[docker.types.Ulimit(name="nofile", soft=1024, hard=1024)],
@@ -99,9 +104,9 @@ def _create_container(api, image: str, spec: ContainerSpec) -> str:
 class RunnerContainer:
     """A started container whose PID 1 is the runner, reachable through :attr:`channel`."""
 
-    def __init__(self, client, image: str, spec: ContainerSpec) -> None:
+    def __init__(self, client, image: str, spec: ContainerSpec, host_toolchains: bool = True) -> None:
         self.api, self.spec = client.api, spec
-        self.id = _create_container(self.api, image, spec)
+        self.id = _create_container(self.api, image, spec, host_toolchains)
         try:
             attach = self.api.attach_socket(self.id, params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1})
             self.channel = Channel(attach)

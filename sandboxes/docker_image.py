@@ -96,10 +96,10 @@ def ensure_image(client) -> str:
     return tag
 
 
-def host_mounts(extra_ro_paths: list[str]) -> dict[str, dict[str, str]]:
-    """Read-only bind mounts for the docker SDK's ``volumes=``: host toolchains, Python, the runner code."""
-    paths = ["/usr", *(p for p, target in hostfs.merged_usr_links() if not target), *hostfs.python_dirs(),
-             *(os.path.realpath(p) for p in extra_ro_paths)]
+def host_mounts(extra_ro_paths: list[str], toolchains: bool = True) -> dict[str, dict[str, str]]:
+    """Read-only bind mounts: host toolchains and Python (unless the image has its own), extras, the runner."""
+    system = ["/usr", *(p for p, target in hostfs.merged_usr_links() if not target), *hostfs.python_dirs()]
+    paths = [*(system if toolchains else []), *(os.path.realpath(p) for p in extra_ro_paths)]
     mounts = {path: {"bind": path, "mode": "ro"} for path in paths if os.path.exists(path)}
     package_dir = os.path.dirname(os.path.abspath(__file__))
     mounts[package_dir] = {"bind": f"{RUNNER_DIR}/sandboxes", "mode": "ro"}

@@ -19,15 +19,15 @@ MAX_JOBS_PER_CONTAINER = 500
 class WarmPool:
     """Idle containers ready for a job; ``size`` is how many idle ones are kept per spec."""
 
-    def __init__(self, client, image: str, size: int = 2) -> None:
-        self.client, self.image, self.size = client, image, size
+    def __init__(self, client, image: str, size: int = 2, host_toolchains: bool = True) -> None:
+        self.client, self.image, self.size, self.host_toolchains = client, image, size, host_toolchains
         self._idle: dict[ContainerSpec, list[RunnerContainer]] = defaultdict(list)
         self._jobs: dict[str, int] = {}
         self._lock = threading.Lock()
         atexit.register(self.close)
 
     def new_container(self, spec: ContainerSpec) -> RunnerContainer:
-        return RunnerContainer(self.client, self.image, spec)
+        return RunnerContainer(self.client, self.image, spec, self.host_toolchains)
 
     def prewarm(self, spec: ContainerSpec, count: int | None = None) -> None:
         """Start containers until ``count`` (default: the pool size) are idle for ``spec``."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import os
 from typing import Mapping, Sequence
 
 from sandboxes import hostfs, records
@@ -84,12 +85,15 @@ class DockerSandbox:
 
     name = "docker"
 
-    def __init__(self, warm: bool = True, pool_size: int = 2) -> None:
+    def __init__(self, warm: bool = True, pool_size: int = 2, image: str | None = None) -> None:
+        """``image``: a prebuilt image with its own toolchains (default ``AGENT_SANDBOX_IMAGE``, else the
+        imported base image with the host's toolchains mounted read-only)."""
         self.client = client()
         self.reaped = reap_orphans(self.client)
-        self.image = ensure_image(self.client)
+        image = image or os.environ.get("AGENT_SANDBOX_IMAGE")
+        self.image = image or ensure_image(self.client)
         self.warm = warm
-        self.pool = WarmPool(self.client, self.image, size=pool_size)
+        self.pool = WarmPool(self.client, self.image, size=pool_size, host_toolchains=image is None)
 
     @property
     def protections(self) -> dict[str, object]:

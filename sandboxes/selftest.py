@@ -8,10 +8,6 @@ from sandboxes.attacks import ATTACKS, new_marker, survivors
 from sandboxes.base import Sandbox
 from sandboxes.select import get_sandbox
 
-import importlib
-
-_report = importlib.import_module("benchmarks.report")
-
 
 NEXT_RUN = """
 import os
@@ -52,6 +48,8 @@ def run_case(sandbox: Sandbox, attack) -> dict:
 
 def run_selftest(backend: str = "auto", cases: list[str] | None = None):
     """Run the adversarial suite on ``backend``; returns a ``benchmarks.report.Report``."""
+    from benchmarks.report import Report  # the project's one report shape (imported late: sandboxes is below it)
+
     sandbox = get_sandbox(backend)
     rows = [run_case(sandbox, attack) for attack in ATTACKS if not cases or attack.name in cases]
     contained = sum(row["contained"] for row in rows)
@@ -60,4 +58,4 @@ def run_selftest(backend: str = "auto", cases: list[str] | None = None):
     protections = getattr(sandbox, "protections", None)
     if protections:
         summary["protections"] = ", ".join(f"{k}={v}" for k, v in protections.items())
-    return _report.Report(summary=summary, rows=rows, title=f"Sandbox selftest ({sandbox.name})")
+    return Report(summary=summary, rows=rows, title=f"Sandbox selftest ({sandbox.name})")

@@ -1,0 +1,61 @@
+"""`agent sandbox build|selftest|bench`: sandbox images, the adversarial suite, the isolation overhead."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from benchmarks.report import Report
+from sandboxes.errors import UserError
+
+from agents.cli.common import JsonOption, emit_report
+from agents.cli.groups import sandbox_app
+
+BackendOption = Annotated[str, typer.Option("--backend", help="auto, docker or local.")]
+
+
+@sandbox_app.command("build")
+def build(dockerfiles: Annotated[bool, typer.Option(
+        "--dockerfiles", help="Also try `docker build` of the shipped Dockerfiles (needs a registry).")] = False,
+          json_path: JsonOption = None) -> None:
+    """Build the docker sandbox's base image (docker import; no registry needed) and, if asked, the Dockerfiles."""
+    from sandboxes.build import build_images
+
+    rows = build_images(with_dockerfiles=dockerfiles)
+    built = sum(row["status"] == "built" for row in rows)
+    emit_report(Report(summary={"built": built, "images": len(rows)}, rows=rows, title="sandbox images"), json_path)
+    if built == 0:
+        raise UserError("no sandbox image could be built here; see the rows above")
+
+
+@sandbox_app.command("selftest")
+def selftest(backend: BackendOption = "auto",
+             case: Annotated[Optional[list[str]], typer.Option("--case", help="Run only this case (repeatable).")] = None,
+             json_path: JsonOption = None) -> None:
+    """Run the adversarial suite (fork bomb, memory bomb, escapes, ...) and report whether each was contained."""
+    from sandboxes.attacks import ATTACKS
+    from sandboxes.selftest import run_selftest
+
+    unknown = sorted(set(case or ()) - {a.name for a in ATTACKS})
+    if unknown:
+        raise UserError(f"unknown selftest case(s) {', '.join(unknown)}; known: {', '.join(a.name for a in ATTACKS)}")
+    report = run_selftest(backend, cases=case)
+    emit_report(report, json_path)
+    if not report.summary["all_contained"]:
+        sys.exit(1)
+
+
+@sandbox_app.command("bench")
+def bench(jobs: Annotated[int, typer.Option("--jobs", min=1, help="Jobs per backend and job kind.")] = 100,
+          json_path: JsonOption = None) -> None:
+    """Time tiny jobs on bare subprocess, local sandbox, docker cold start and docker warm pool, side by side."""
+    from sandboxes.bench import run_bench
+
+    def progress(kind: str, done: int, total: int) -> None:
+        if done == total or done % 10 == 0:
+            print(f"{kind}: {done}/{total} rounds", file=sys.stderr, flush=True)
+
+    summary, rows = run_bench(jobs=jobs, progress=progress)
+    emit_report(Report(summary=summary, rows=rows, title="sandbox overhead per job"), json_path)
