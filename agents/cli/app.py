@@ -13,6 +13,9 @@ from agents.runtime.models.base import ModelReplyError
 
 # Each module attaches its commands to the groups in agents.cli.groups when imported.
 COMMAND_MODULES = [
+    "agents.cli.bench_numerics",
+    "agents.cli.sandbox_cmd",
+    "agents.cli.run_pathwise",
     "agents.cli.demo_cmd",
     "agents.cli.runs_cmd",
 ]
@@ -49,19 +52,25 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _one_line(error: Exception) -> str:
-    return " ".join(str(error).split()) or type(error).__name__
+    return _one_line_text(str(error)) or type(error).__name__
+
+
+def _one_line_text(text: str) -> str:
+    return " ".join(text.split())
 
 
 def _handle_click_error(error: Exception, debug: bool) -> None:
-    import click
-
-    if isinstance(error, click.exceptions.Exit):
-        sys.exit(error.exit_code)
-    if isinstance(error, click.ClickException) and not debug:
-        print(f"error: {error.format_message()}", file=sys.stderr)
-        sys.exit(2)
-    if isinstance(error, click.exceptions.Abort):
+    """Usage errors (click's, or the copy typer vendors) become one line and exit 2."""
+    kind = type(error).__name__
+    if kind == "Exit":
+        sys.exit(getattr(error, "exit_code", 0))
+    if kind == "Abort":
         sys.exit(130)
+    if hasattr(error, "format_message") and not debug:
+        message = _one_line_text(error.format_message())
+        if message:  # an empty message follows the help text shown for a bare group
+            print(f"error: {message}", file=sys.stderr)
+        sys.exit(2)
     raise error
 
 

@@ -1,0 +1,53 @@
+"""`agent bench bred` and `agent bench sae-l0`: the numerics checks, with plots in the run directory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Callable, Optional
+
+import typer
+
+from benchmarks.report import Report
+
+from agents.cli.common import JsonOption, emit_report
+from agents.cli.groups import bench_app
+from agents.runtime.run import Run
+
+
+def _bench(name: str, config: dict, check: Callable[[Path], tuple[dict, list[dict]]], title: str,
+           json_path: Optional[Path]) -> Report:
+    """Run one check inside a run directory; plots land in its artifacts."""
+    run = Run.create(name, config)
+    with run.active():
+        summary, rows = check(run.artifacts)
+        report = Report(summary=summary, rows=rows, title=title)
+        run.write_report(report)
+    emit_report(report, json_path, run)
+    return report
+
+
+@bench_app.command("bred")
+def bench_bred(quick: Annotated[bool, typer.Option(help="Shorter runs (the test-suite setting).")] = False,
+               json_path: JsonOption = None) -> None:
+    """BRED/BRED-M against DSGD and Exact Diffusion: exactness, attacks, spectral gap."""
+    from numerics.decentralized.checks import run_checks
+
+    _bench("bench-bred", {"quick": quick}, lambda out: run_checks(out, quick=quick),
+           "BRED checks (heterogeneous least squares and logistic regression)", json_path)
+
+
+@bench_app.command("sae-l0")
+def bench_sae_l0(k_max: Annotated[int, typer.Option(help="Sweep k = 1..k_max.")] = 25,
+                 steps: Annotated[int, typer.Option(help="Training steps per SAE.")] = 1500,
+                 json_path: JsonOption = None) -> None:
+    """Sweep BatchTopK k on the correlated toy model; the proxy's L0 against the true L0."""
+    import torch
+
+    from numerics.sae.checks import toy_l0_check
+
+    torch.set_num_threads(1)
+    _bench("bench-sae-l0", {"k_max": k_max, "steps": steps},
+           lambda out: toy_l0_check(out, ks=range(1, k_max + 1), steps=steps,
+                                    on_point=lambda p: print(f"k={p.k}: projection {p.projection:.4f}, "
+                                                             f"recovery {p.recovery:.3f}", flush=True)),
+           "SAE L0 selection on the toy model (50 correlated features in 100 dims)", json_path)
