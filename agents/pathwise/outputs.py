@@ -51,7 +51,7 @@ def gap_rows(ctx: SearchContext, best: HeuristicNode, test: bool) -> list[dict[s
                                  cache_path=ctx.evaluator.config.cache_path)
         evaluator = Evaluator(ctx.problem, split, config, sandbox=ctx.evaluator._sandbox)
         for method, evaluation in zip(methods, evaluator.evaluate_many(list(methods.values()))):
-            rows += [{"split": split, **row} for row in result_rows(ctx.problem, method, evaluation.gaps, evaluator)]
+            rows += [{"split": split, **row} for row in result_rows(ctx.problem, method, evaluation, evaluator)]
             if not evaluation.ok:
                 rows.append({"split": split, "method": method, "failure": evaluation.summary()})
     return rows

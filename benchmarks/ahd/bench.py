@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+from benchmarks.ahd.evaluation import Evaluation
 from benchmarks.ahd.evaluator import Evaluator
 from benchmarks.ahd.problem import Problem
 from benchmarks.ahd.problems.bpp_online import BinPackingOnline
@@ -11,15 +12,17 @@ from benchmarks.ahd.published import published
 from benchmarks.report import Report
 
 
-def result_rows(problem: Problem, method: str, gaps: dict[str, float], evaluator: Evaluator) -> list[dict]:
-    """One row per test set: method, size (and capacity), gap_percent, published values."""
+def result_rows(problem: Problem, method: str, evaluation: Evaluation, evaluator: Evaluator) -> list[dict]:
+    """One row per set: method, size (and capacity), gap_percent, its standard error, published values."""
     rows = []
     for instances, _ in evaluator.instance_sets:
         spec = instances.spec
-        if spec.name not in gaps:
+        if spec.name not in evaluation.gaps:
             continue
         fields = problem.row_fields(spec)
-        rows.append({"method": method, **fields, "instances": spec.count, "gap_percent": round(gaps[spec.name], 3),
+        rows.append({"method": method, **fields, "instances": spec.count,
+                     "gap_percent": round(evaluation.gaps[spec.name], 3),
+                     "se_percent": round(evaluation.gap_errors.get(spec.name, float("nan")), 3),
                      "published": published(problem.name, method, spec.size, fields.get("capacity"))})
     return rows
 
@@ -31,7 +34,7 @@ def baseline_report(problem: Problem, evaluator: Evaluator) -> Report:
         evaluation = evaluator.evaluate(code)
         if not evaluation.ok:
             failures.append(f"{method}: {evaluation.summary()}")
-        rows += result_rows(problem, method, evaluation.gaps, evaluator)
+        rows += result_rows(problem, method, evaluation, evaluator)
     summary = {"problem": problem.name, "split": evaluator.split, "baselines": ", ".join(problem.baselines),
                "reference": getattr(problem, "reference_method", "L1 bound ceil(sum/capacity)")}
     if failures:

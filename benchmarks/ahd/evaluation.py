@@ -17,6 +17,8 @@ class Evaluation:
     ok: bool
     score: float | None = None
     gaps: dict[str, float] = field(default_factory=dict)
+    gap_errors: dict[str, float] = field(default_factory=dict)
+    """Standard error of each set's gap (sampling noise over its instances)."""
     failure: str | None = None
     message: str = ""
     seconds: float = 0.0

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from functools import cached_property
 from pathlib import Path
@@ -21,8 +22,12 @@ from benchmarks.ahd.cache import EvaluationCache, code_hash
 from benchmarks.ahd.evaluation import Evaluation
 from benchmarks.ahd.problem import RUNNERS_DIR, IllegalSolution, InstanceSet, Problem
 from sandboxes.base import Limits, RunResult, Sandbox
+from sandboxes.errors import UserError
 from sandboxes.settings import Config
 from sandboxes.telemetry import emit
+
+
+SANDBOX_ATTEMPTS = 3
 
 
 class EvaluatorConfig(Config):
@@ -100,27 +105,39 @@ class Evaluator:
 
     def _evaluate_uncached(self, code: str) -> Evaluation:
         digest = code_hash(code)
-        gaps, seconds = {}, 0.0
+        gaps, errors, seconds = {}, {}, 0.0
         for instances, npz in self.instance_sets:
             outcome = self._run_set(code, digest, instances, npz)
             if isinstance(outcome, Evaluation):
                 outcome.seconds += seconds
                 return outcome
-            gap, set_seconds = outcome
-            gaps[instances.spec.name] = gap
+            name = instances.spec.name
+            gaps[name], errors[name], set_seconds = outcome
             seconds += set_seconds
-        return Evaluation(digest, True, score=sum(gaps.values()) / len(gaps), gaps=gaps, seconds=seconds)
+        return Evaluation(digest, True, score=sum(gaps.values()) / len(gaps), gaps=gaps, gap_errors=errors,
+                          seconds=seconds)
 
     def _run_set(self, code: str, digest: str, instances: InstanceSet, npz: bytes) -> Evaluation | tuple:
         task = {"function_name": self.problem.function_name, "options": self.problem.runner_options(instances.spec)}
         files = {**self._static_files, "candidate.py": code.encode(), "data.npz": npz,
                  "task.json": json.dumps(task).encode()}
-        for _ in range(2):  # the harness always writes a result; none means the process itself died: retry once
-            result = self.sandbox.run([sys.executable, "harness.py"], files=files, limits=self.limits,
-                                      collect=["result.json"])
+        for attempt in range(SANDBOX_ATTEMPTS):
+            result = self._sandbox_run(files, attempt)
+            # the harness always writes a result; none means the process itself died, so try again
             if "result.json" in result.files or result.timed_out or result.oom_killed:
                 break
         return self._score(result, digest, instances)
+
+    def _sandbox_run(self, files: dict[str, bytes], attempt: int) -> RunResult:
+        """One sandboxed harness run; a sandbox that cannot start (EAGAIN on a busy host) is retried."""
+        try:
+            return self.sandbox.run([sys.executable, "harness.py"], files=files, limits=self.limits,
+                                    collect=["result.json"])
+        except OSError as error:
+            if attempt == SANDBOX_ATTEMPTS - 1:
+                raise UserError(f"the sandbox could not start a process: {error}") from error
+            time.sleep(1.0 + attempt)
+            return RunResult(returncode=-1, stdout="", stderr=str(error))
 
     def _score(self, result: RunResult, digest: str, instances: InstanceSet) -> Evaluation | tuple:
         where = f"on {instances.spec.name}"
@@ -145,4 +162,4 @@ class Evaluator:
         gap = self.problem.gap_percent(instances, objectives)
         if not math.isfinite(gap):
             return Evaluation.failed(digest, "nan", f"score is {gap} {where}")
-        return gap, float(payload["seconds"])
+        return gap, self.problem.gap_standard_error(instances, objectives), float(payload["seconds"])

@@ -84,11 +84,20 @@ class Problem(ABC):
     def objectives(self, instances: InstanceSet, solutions: list[Any]) -> np.ndarray:
         """Verify ``solutions`` (one per instance) and return their objective values."""
 
-    def gap_percent(self, instances: InstanceSet, objectives: np.ndarray) -> float:
-        """Mean per-instance gap to the reference, in percent (lower is better)."""
+    def instance_gaps(self, instances: InstanceSet, objectives: np.ndarray) -> np.ndarray:
+        """Per-instance gaps to the reference, in percent (lower is better)."""
         reference = self.reference(instances)
         gaps = (objectives - reference) / reference if self.minimize else (reference - objectives) / reference
-        return float(np.mean(gaps) * 100.0)
+        return gaps * 100.0
+
+    def gap_percent(self, instances: InstanceSet, objectives: np.ndarray) -> float:
+        """The set's gap: the mean per-instance gap."""
+        return float(np.mean(self.instance_gaps(instances, objectives)))
+
+    def gap_standard_error(self, instances: InstanceSet, objectives: np.ndarray) -> float:
+        """Standard error of the set's gap from the spread of per-instance gaps (sampling noise)."""
+        gaps = self.instance_gaps(instances, objectives)
+        return float(np.std(gaps, ddof=1) / np.sqrt(len(gaps))) if len(gaps) > 1 else 0.0
 
     @property
     def seed_code(self) -> str:

@@ -20,6 +20,8 @@ def distance_matrix(coords):
 
 def as_scores(raw, length, what):
     """``raw`` as a float vector of ``length`` entries, else InvalidReturn."""
+    if type(raw) is np.ndarray and raw.dtype == np.float64 and raw.shape == (length,):
+        return raw
     try:
         scores = np.asarray(raw, dtype=float)
     except (TypeError, ValueError) as error:
