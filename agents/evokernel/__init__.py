@@ -1,0 +1,1 @@
+"""EvoKernel: kernel drafting and refinement with a Q-value experience memory."""

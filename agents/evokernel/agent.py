@@ -1,0 +1,68 @@
+"""Execute (or resume) one EvoKernel run: set up harness, memory and policy, run the graph, report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from agents.runtime.graph import run_graph
+from agents.runtime.models.base import ChatModel
+from agents.runtime.progress import Progress
+from agents.runtime.run import Run, runs_root
+from benchmarks.report import Report
+from memory.qmemory import EntryKind, MemoryEntry, QMemory
+from sandboxes.errors import UserError
+
+from agents.evokernel.config import EvoKernelConfig
+from agents.evokernel.context import Deps
+from agents.evokernel.env import KernelEnv, make_target
+from agents.evokernel.graph import EvoKernelAgent
+from agents.evokernel.offline import POLICY_NAME, OfflinePolicy
+from agents.evokernel.report import build_report
+from agents.evokernel.state import new_task_state
+from agents.evokernel.templates import template_library
+
+AGENT_NAME = "evokernel"
+
+
+def default_memory_path(target: str, root: str | Path | None = None) -> str:
+    """Where the shared experience memory lives unless --memory names a file."""
+    return str(runs_root(root) / "memory" / f"evokernel-{target}.sqlite")
+
+
+def open_memory(config: EvoKernelConfig, run: Run, templates: Any) -> QMemory:
+    """The shared memory (evokernel methods) or a run-local one holding API templates only (baselines),
+    seeded with the target's template kernels as API knowledge."""
+    uses_memory = config.method in ("evokernel", "evokernel-noq")
+    path = (config.memory or default_memory_path(config.target)) if uses_memory else run.dir / "api-memory.sqlite"
+    qconfig = config.qmemory if config.method == "evokernel" else config.qmemory.model_copy(
+        update={"selection": "similarity"})
+    memory = QMemory(path, qconfig)
+    if templates is not None:
+        memory.add([MemoryEntry(kind=EntryKind.API, text=text, task=f"template:{name}", target=config.target)
+                    for name, text in templates.api_entries()])
+    return memory
+
+
+def execute(run: Run, model: ChatModel | None) -> Report:
+    """Run (or resume) the EvoKernel graph for ``run`` and return its report."""
+    config = EvoKernelConfig.model_validate(run.config)
+    templates = template_library(config.target)
+    if model is None and templates is None:
+        raise UserError(f"the offline policy needs template kernels and target '{config.target}' has none: "
+                        "pass --model (or use --target npu)")
+    env = KernelEnv(make_target(config.target), config.evaluation)
+    kernels = env.tasks(config.tasks)
+    memory = open_memory(config, run, templates)
+    deps = Deps(config, memory, OfflinePolicy(templates) if model is None else None)
+    policy = POLICY_NAME if model is None else f"model: {model.name}"
+    initial = {"tasks": {k.qualified_name: new_task_state(k, config.method) for k in kernels}, "round": 0}
+    try:
+        with Progress(f"evokernel {config.method} on {config.target}", total=config.budget * len(kernels)) as progress:
+            agent = EvoKernelAgent(run, config, kernels, env, deps, model, progress)
+            final = run_graph(agent.builder(), run, initial, progress=None)
+    finally:
+        memory.close()
+    return build_report(final["tasks"], budget=config.budget, policy=policy, method=config.method,
+                        target=config.target, totals=run.totals.as_dict(), artifacts=run.artifacts,
+                        title=f"EvoKernel ({config.method}) on {config.target}: {config.tasks}")

@@ -1,0 +1,53 @@
+"""EvoKernel's configuration: the method, the budget, the workers and every constant of the method."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from benchmarks.kernels.harness import EvalConfig
+from memory.qmemory import QMemoryConfig
+from sandboxes.settings import Config
+
+Method = Literal["evokernel", "evokernel-noq", "refine", "pass@k"]
+METHODS: tuple[str, ...] = ("evokernel", "evokernel-noq", "refine", "pass@k")
+
+
+class EvoKernelConfig(Config):
+    """One EvoKernel run: which tasks, where, with which method and budget."""
+
+    target: str = "npu"
+    """Kernel target: npu (simulated Ascend-style chip), gpu or cpu."""
+    tasks: str = "builtin:L1"
+    """Task selector: builtin:L1, builtin:L1:relu,softmax, a KernelBench folder, or several joined with '+'."""
+    method: Method = "evokernel"
+    """evokernel (Q-memory), evokernel-noq (similarity-only retrieval), refine (feedback, no memory),
+    pass@k (independent samples)."""
+    budget: int = Field(30, ge=1)
+    """T: attempts per task, shared by the draft and refine stages."""
+    workers: int = Field(2, ge=1)
+    """Tasks attempted in parallel (model calls and verifications); all share one memory."""
+    memory: str | None = None
+    """SQLite file of the experience memory, shared across tasks and runs (default:
+    <runs root>/memory/evokernel-<target>.sqlite). Methods without memory ignore it."""
+    qmemory: QMemoryConfig = Field(default_factory=QMemoryConfig)
+    """Retrieval and Q-learning constants (alpha, epsilon, q_init, lambda, N, selection, PopArt, embedding)."""
+    children_top_n: int = 2
+    """Refine stage: how many children of the start point are shown."""
+    bottleneck_top_n: int = 2
+    """Refine stage: how many examples matched to the profiler's bottleneck are shown."""
+    start_point_epsilon: float | None = None
+    """Epsilon of the start-point choice in refine (None: the memory's epsilon)."""
+    summarise_with_model: bool = True
+    """Ask the model to summarise each attempt into an experience (else a templated summary)."""
+    feedback_chars: int = 1500
+    """Verifier feedback shown to the model is cut to this many characters."""
+    entry_chars: int = 2500
+    """Each memory item shown to the model is cut to this many characters."""
+    stop_when_exhausted: bool = True
+    """Offline policy: end a task early when every parameter neighbour of every start point was tried."""
+    evaluation: EvalConfig = Field(default_factory=EvalConfig)
+    """How the harness verifies and times each attempt (trials, timing budget, timeouts)."""
+    seed: int = 0
+    """Seed of the offline policy and of retrieval's epsilon-greedy draws (per task and attempt)."""

@@ -1,0 +1,135 @@
+"""The learn step for one task: reward, experience summary, memory entries and the Q update."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from agents.runtime.models.base import ChatModel, ModelReplyError
+from agents.runtime.models.parsing import complete_parsed
+from benchmarks.kernels.tasks import KernelTask
+from memory.qmemory import EntryKind, MemoryEntry, QUpdate
+
+from agents.evokernel import prompts
+from agents.evokernel.context import Deps
+from agents.evokernel.parsing import parse_summary
+from agents.evokernel.state import REFINE
+
+
+def draft_reward(feasible: bool) -> float:
+    """+1 for a feasible kernel (passes the checks, compiles, correct), else -1."""
+    return 1.0 if feasible else -1.0
+
+
+def refine_reward(feasible: bool, best_ms: float | None, latency_ms: float | None) -> float:
+    """-1 if infeasible, else tanh(log b - log l) with b the best latency so far and l the new one."""
+    if not feasible or not latency_ms or not best_ms:
+        return -1.0
+    return math.tanh(math.log(best_ms) - math.log(latency_ms))
+
+
+def attempt_record(task: dict[str, Any], candidate: dict[str, Any], verdict: dict[str, Any]) -> dict[str, Any]:
+    """The attempt as the state and the report keep it, with its raw reward."""
+    stage = candidate["stage"]
+    reward = (refine_reward(verdict["feasible"], task["best_ms"], verdict["latency_ms"]) if stage == REFINE
+              else draft_reward(verdict["feasible"]))
+    keys = ("attempt", "stage", "params", "params_key", "template", "mutation", "start_point", "start_memory_id",
+            "code_path")
+    return {**{k: candidate.get(k) for k in keys}, **{k: verdict.get(k) for k in (
+        "status", "feasible", "compiled", "latency_ms", "reference_ms", "bottleneck", "roofline_fraction",
+        "profile", "feedback", "extras")}, "reward": reward}
+
+
+def learn(kernel: KernelTask, task: dict[str, Any], context: dict[str, Any], record: dict[str, Any], deps: Deps,
+          model: ChatModel | None, run_id: str, code: str) -> dict[str, Any]:
+    """Write the attempt into memory and update Q (both once per attempt, even when re-run on resume)."""
+    if not deps.uses_memory:
+        return record
+    key = f"{run_id}/{kernel.qualified_name}/{record['attempt']}"
+    record["memory_id"] = _write_entries(kernel, task, record, deps, model, key, code, _start_point(task, record))
+    if deps.config.method == "evokernel":
+        ids = list(context["q_ids"]) + ([record["start_memory_id"]] if record.get("start_memory_id") else [])
+        updates = [QUpdate(record["stage"], context["signature"], ids)]
+        popart = f"refine:{deps.config.target}" if record["stage"] == REFINE else None
+        record["applied_reward"] = deps.memory.learn(key, updates, record["reward"], popart=popart)
+    return record
+
+
+def _start_point(task: dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
+    """The start point this attempt refined (empty for drafts)."""
+    return next((p for p in task["start_points"] if p["attempt"] == record.get("start_point")), {})
+
+
+def _write_entries(kernel: KernelTask, task: dict[str, Any], record: dict[str, Any], deps: Deps,
+                   model: ChatModel | None, key: str, code: str, start: dict[str, Any]) -> int:
+    memory, start_ms = deps.memory, start.get("latency_ms")
+    existing = memory.store.find("source_key = ?", (f"{key}/trace",), limit=1)
+    if existing:
+        return int(existing[0].id)
+    improved = bool(record["feasible"] and start_ms and record["latency_ms"] and record["latency_ms"] < start_ms)
+    lesson, practice = _summary(kernel, task, record, model, code, start, improved, deps)
+    common = {"task": kernel.qualified_name, "target": deps.config.target, "op_family": task["op_family"],
+              "stage": record["stage"]}
+    header = _header(kernel, task, record, start_ms)
+    meta = {k: record.get(k) for k in ("template", "params", "feasible", "status", "latency_ms", "mutation",
+                                       "attempt")}
+    entries = [MemoryEntry(kind=EntryKind.TRACE, text=f"{header}\n```python\n{code}\n```", source_key=f"{key}/trace",
+                           key_text=f"{header}\n{lesson}\n{code[:1500]}", bottleneck=record.get("bottleneck") or "",
+                           parent_id=record.get("start_memory_id"), meta={**meta, "improved": improved}, **common),
+               MemoryEntry(kind=EntryKind.EXPERIENCE, text=f"[{kernel.name}, {task['op_family']}] {lesson}",
+                           key_text=f"{header}\n{lesson}", source_key=f"{key}/experience",
+                           meta={"status": record["status"], "feasible": record["feasible"]}, **common)]
+    if improved and practice:
+        entries.append(MemoryEntry(kind=EntryKind.PRACTICE, text=practice, key_text=f"{header}\n{practice}",
+                                   source_key=f"{key}/practice", bottleneck=start.get("bottleneck") or "",
+                                   meta={"mutation": record.get("mutation"), "gain": start_ms / record["latency_ms"]},
+                                   **common))
+    return memory.add(entries)[0]
+
+
+def _header(kernel: KernelTask, task: dict[str, Any], record: dict[str, Any], start_ms: float | None) -> str:
+    latency = f", {record['latency_ms']:.4g} ms" if record.get("latency_ms") else ""
+    start = f" (start point {start_ms:.4g} ms)" if start_ms else ""
+    change = _change_text(record)
+    return (f"[trace] {kernel.name} ({task['op_family']}, {task['shape_bucket']}) {record['stage']} -> "
+            f"{record['status']}{latency}{start}; {change}; bottleneck {record.get('bottleneck') or 'n/a'}")
+
+
+def _change_text(record: dict[str, Any]) -> str:
+    mutation = record.get("mutation")
+    if mutation:
+        return f"{mutation['param']} {mutation['direction']} to {mutation['to']}"
+    if record.get("params"):
+        return f"{record['template']} with " + ", ".join(f"{k}={v}" for k, v in record["params"].items())
+    return "model-written kernel"
+
+
+def _summary(kernel: KernelTask, task: dict[str, Any], record: dict[str, Any], model: ChatModel | None, code: str,
+             start: dict[str, Any], improved: bool, deps: Deps) -> tuple[str, str | None]:
+    """(lesson, practice): from the model when configured, else from the verdict (offline)."""
+    start_ms = start.get("latency_ms")
+    templated = _templated_summary(task, record, start, improved)
+    if model is None or not deps.config.summarise_with_model:
+        return templated
+    outcome = (f"It ran in {record['latency_ms']:.4g} ms vs its start point {start_ms:.4g} ms."
+               if record.get("latency_ms") and start_ms else "")
+    messages = prompts.summary_messages(kernel.qualified_name, record["stage"], code[: deps.config.entry_chars],
+                                        record["status"], record["feedback"][: deps.config.feedback_chars], outcome)
+    try:
+        lesson, practice = complete_parsed(model, messages, parse_summary)
+    except ModelReplyError:
+        return templated
+    return lesson, (practice if improved else None)
+
+
+def _templated_summary(task: dict[str, Any], record: dict[str, Any], start: dict[str, Any],
+                       improved: bool) -> tuple[str, str | None]:
+    change, start_ms = _change_text(record), start.get("latency_ms")
+    if not record["feasible"]:
+        return f"{change} failed ({record['status']}): {record['feedback'][:300]}", None
+    lesson = f"{change} is correct for {task['op_family']} ({task['shape_bucket']} elements)"
+    if not improved:
+        return lesson + (f"; {record['latency_ms']:.4g} ms, not faster than {start_ms:.4g} ms" if start_ms else ""), None
+    practice = (f"On a {start.get('bottleneck') or 'n/a'}-bound {task['op_family']} kernel, {change} made it "
+                f"{start_ms / record['latency_ms']:.2f}x faster ({start_ms:.4g} -> {record['latency_ms']:.4g} ms)")
+    return lesson, practice
