@@ -8,6 +8,7 @@ adversarial solution in ``builtin:adversarial`` and a test.
 from __future__ import annotations
 
 import ast
+import re
 from typing import Iterator
 
 from sandboxes.targets.base import Violation
@@ -54,6 +55,10 @@ FORBIDDEN_ATTRIBUTES = {
     "_dynamo", "_subclasses", "compile", "jit", "fx", "Stream", "stream", "set_stream", "ExternalStream",
     "current_stream", "_exit", "modules",
 }
+NATIVE_ALLOWED = {"empty", "empty_like", "empty_strided", "zeros", "zeros_like", "ones", "full", "Tensor",
+                  "TensorOptions", "IntArrayRef", "ScalarType", "Device", "dtype", "kFloat", "kCPU", "kCUDA"}
+NATIVE_FRAMEWORK_CALL = re.compile(r"\b(?:torch|at|aten)::(?:native::|cuda::|functional::)?(\w+)\s*\(")
+NATIVE_METHOD_CALL = re.compile(r"\.\s*(" + "|".join(sorted(COMPUTE_METHODS - {"t", "max", "min"})) + r")\s*\(")
 BINOPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.FloorDiv, ast.Mod, ast.MatMult)
 
 
@@ -219,10 +224,25 @@ def _compute_violations(node: ast.AST, torch_names: set[str], tensor_args: set[s
                       "kernel, not in the framework's compute ops")]
 
 
+def native_code_rule(tree: ast.Module) -> list[Violation]:
+    """Native sources (string constants) must not call ATen/torch compute ops either."""
+    found = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Constant) and isinstance(node.value, str) and "(" in node.value):
+            continue
+        ops = [m for m in NATIVE_FRAMEWORK_CALL.findall(node.value) if m not in NATIVE_ALLOWED]
+        ops += NATIVE_METHOD_CALL.findall(node.value) if ("torch::" in node.value or "at::" in node.value) else []
+        if ops:
+            found.append(Violation("native_framework_call", node.lineno, f"native code calls the framework's "
+                                   f"{', '.join(sorted(set(ops)))}: write the computation yourself"))
+    return found
+
+
 DEFAULT_RULES = (imports_rule, calls_rule, attributes_rule, try_except_rule, monkeypatch_rule, subclass_rule,
-                 state_rule, reference_rule, framework_compute_rule)
+                 state_rule, reference_rule, framework_compute_rule, native_code_rule)
 KNOWN_HACKS = {
     "framework_compute": "calls the reference op (or any framework compute op) instead of a kernel",
+    "native_framework_call": "the C++/CUDA 'kernel' calls ATen (torch::relu, x.matmul(...)) instead of computing",
     "try_fallback": "falls back to the reference in try/except",
     "monkeypatch": "monkeypatches timers, synchronize or comparison functions",
     "imports": "threads, processes, timers, ctypes, gc/inspect, or the reference module via imports",

@@ -84,8 +84,8 @@ class TimingLoop:
         expected = self.expected[input_set]
         problem = mismatch(output, expected, *tolerance(expected.dtype, self.runner.task))
         if problem:
-            raise Verdict("incorrect", f"{what} (output re-checked after timing): {problem}; the kernel is "
-                                       "only correct outside the timed loop")
+            raise Verdict("rejected", f"{what} (output re-checked after timing): {problem}; the kernel is "
+                                      "only correct outside the timed loop")
 
     def measure(self) -> dict[str, Any]:
         """Warm up, run interleaved trials until enough samples and time, return the timing fields."""

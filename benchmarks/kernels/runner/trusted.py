@@ -181,19 +181,21 @@ class Runner:
             reply = worker.request({"cmd": "check", "inputs": "inputs.pt", "output": "output.pt"}, f"trial {trial + 1}")
             output = self.read_output(reply, "output.pt", f"trial {trial + 1}")
             if reply.get("inputs_changed"):
-                raise Verdict("incorrect", f"forward modified its input(s) {reply['inputs_changed']} in place "
+                raise Verdict("rejected", f"forward modified its input(s) {reply['inputs_changed']} in place "
                                            f"(trial {trial + 1}); inputs must be left unchanged")
             problem = mismatch(output, expected, *tolerance(expected.dtype, self.task))
+            if problem and _looks_cached(previous, output, expected):
+                raise Verdict("rejected", f"trial {trial + 1}: the output is identical to the previous trial's "
+                                          f"although the inputs changed (a cached result): {problem}")
             if problem:
-                raise Verdict("incorrect", f"trial {trial + 1} of {self.config['trials']}: {problem}"
-                              + _cached_hint(previous, output, expected))
+                raise Verdict("incorrect", f"trial {trial + 1} of {self.config['trials']}: {problem}")
             previous = (output, expected)
         return int(self.config["trials"])
 
     def read_output(self, reply: dict[str, Any], path: str, what: str) -> torch.Tensor:
         """Load a worker's saved output safely; anything but a plain tensor is a Verdict."""
         if reply.get("output_kind") != "tensor":
-            raise Verdict("incorrect", f"{what}: output must be a plain materialised torch.Tensor, got "
+            raise Verdict("rejected", f"{what}: output must be a plain materialised torch.Tensor, got "
                                        f"{reply.get('output_kind')}")
         try:
             output = torch.load(path, weights_only=True)
@@ -220,13 +222,12 @@ class Runner:
 
 
 
-def _cached_hint(previous: tuple[torch.Tensor, torch.Tensor] | None, output: torch.Tensor,
-                 expected: torch.Tensor) -> str:
-    if previous is None or previous[0].shape != output.shape:
-        return ""
-    if torch.equal(previous[0], output) and not torch.equal(previous[1], expected):
-        return "; the output is identical to the previous trial's although the inputs changed (cached result?)"
-    return ""
+def _looks_cached(previous: tuple[torch.Tensor, torch.Tensor] | None, output: torch.Tensor,
+                 expected: torch.Tensor) -> bool:
+    """True when the output repeats the previous trial's exactly while the reference changed."""
+    if previous is None or previous[0].shape != output.shape or previous[0].dtype != output.dtype:
+        return False
+    return bool(torch.equal(previous[0], output)) and not torch.equal(previous[1], expected)
 
 
 def sign(nonce: str, payload: str) -> str:

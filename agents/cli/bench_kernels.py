@@ -1,0 +1,89 @@
+"""`agent bench kernels`: evaluate a solution set on a target, or measure the harness's throughput."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Annotated, Optional
+
+import typer
+
+from benchmarks.kernels.harness import EvalConfig
+from benchmarks.kernels.plot import speedup_plot
+from benchmarks.kernels.suite import build_report, default_jobs, pair_solutions, run_pairs, solutions_dir
+from benchmarks.kernels.tasks import load_tasks
+from benchmarks.kernels.throughput import measure_throughput
+from benchmarks.report import Report
+from sandboxes.errors import UserError
+from sandboxes.targets.base import Target
+
+from agents.cli.common import JsonOption, emit_report
+from agents.cli.groups import bench_app
+from agents.runtime.progress import Progress
+from agents.runtime.run import Run
+
+TARGETS = {"cpu": "sandboxes.targets.cpu:CpuTarget", "gpu": "sandboxes.targets.gpu:GpuTarget",
+           "npu": "sandboxes.targets.npu.target:NpuTarget"}
+
+
+def make_target(name: str) -> Target:
+    """The Target called ``name``; an unknown or uninstalled one is a UserError."""
+    if name not in TARGETS:
+        raise UserError(f"unknown target {name!r}; choose from {', '.join(TARGETS)}")
+    module, _, attribute = TARGETS[name].partition(":")
+    try:
+        return getattr(importlib.import_module(module), attribute)()
+    except (ImportError, AttributeError) as error:
+        raise UserError(f"target {name!r} is not available in this installation: {error}") from error
+
+
+@bench_app.command("kernels")
+def bench_kernels(
+    target: Annotated[str, typer.Option(help="cpu, gpu or npu.")] = "cpu",
+    tasks: Annotated[str, typer.Option(help="builtin, builtin:L1, builtin:L1:relu,soft*, or a KernelBench folder.")]
+    = "builtin",
+    solutions: Annotated[str, typer.Option(help="A folder, builtin:reference or builtin:adversarial.")]
+    = "builtin:reference",
+    jobs: Annotated[Optional[int], typer.Option(help="Parallel evaluations (default: cores / threads).")] = None,
+    threads: Annotated[int, typer.Option(help="Threads per evaluation (solution and reference alike).")] = 1,
+    trials: Annotated[int, typer.Option(help="Correctness trials with fresh inputs.")] = 5,
+    timing_budget: Annotated[float, typer.Option(help="Seconds of timing per solution.")] = 3.0,
+    sandbox: Annotated[Optional[str], typer.Option(help="Sandbox backend: auto, local or docker.")] = None,
+    throughput: Annotated[bool, typer.Option(help="Measure solutions per minute, cold and warm build cache.")]
+    = False,
+    json_path: JsonOption = None,
+) -> None:
+    """Verify and time kernel solutions; rows task, status, correct, reason, speedup, runtime_ms, reference_ms."""
+    from sandboxes.select import get_sandbox
+
+    chosen = make_target(target)
+    task_list = load_tasks(tasks)
+    pairs, missing = pair_solutions(task_list, solutions_dir(solutions, target))
+    if not pairs:
+        raise UserError(f"no solution in {solutions} matches the tasks {tasks}")
+    config = EvalConfig(trials=trials, threads=threads, timing_budget_s=timing_budget)
+    jobs = jobs or default_jobs(threads)
+    box = get_sandbox(sandbox)
+    run = Run.create("bench-kernels", {"target": target, "tasks": tasks, "solutions": solutions, "jobs": jobs,
+                                       "throughput": throughput, "evaluation": config.model_dump()})
+    with run.active():
+        if throughput:
+            report = measure_throughput(pairs, lambda: make_target(target), box, config, jobs)
+        else:
+            report = _evaluate_all(pairs, missing, chosen, box, config, jobs, run, f"{solutions} on {target}")
+        run.write_report(report)
+    emit_report(report, json_path, run)
+
+
+def _evaluate_all(pairs, missing, target: Target, box, config: EvalConfig, jobs: int, run: Run, title: str) -> Report:
+    with Progress(f"kernels on {target.name}", total=len(pairs)) as progress:
+        def on_result(done, pair, result) -> None:
+            run.emit("kernel.result", task=pair.task.qualified_name, solution=pair.label, status=result.status.value,
+                     speedup=result.speedup)
+            progress.update(step=done, best=f"{pair.label}: {result.status.value}")
+
+        results = run_pairs(pairs, target, sandbox=box, config=config, jobs=jobs, on_result=on_result)
+    report = build_report(pairs, results, target, missing, title)
+    plot = speedup_plot(results, [p.label for p in pairs], run.artifacts / "speedup.png", title)
+    if plot is not None:
+        report.summary["plot"] = str(plot)
+    return report

@@ -1,0 +1,16 @@
+"""Hack: replaces the timer so that every measurement reads zero.
+
+expect: rejected monkeypatch
+"""
+
+import time
+
+import torch
+import torch.nn as nn
+
+time.perf_counter = lambda: 0.0
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        return torch.relu(x)

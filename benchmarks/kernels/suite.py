@@ -1,0 +1,103 @@
+"""Running a solution set against tasks in parallel: pairing files to tasks, rows and the report.
+
+Solution files are named ``<level>__<task>.py``, ``<level>__<task>__<variant>.py`` or ``<task>.py``.
+``builtin:reference`` and ``builtin:adversarial`` name the sets shipped here.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+from benchmarks.kernels.harness import EvalConfig, evaluate_file
+from benchmarks.kernels.metrics import summarize
+from benchmarks.kernels.result import KernelResult
+from benchmarks.kernels.tasks import KernelTask
+from benchmarks.report import Report
+from sandboxes.base import Sandbox
+from sandboxes.errors import UserError
+from sandboxes.targets.base import Target
+
+SOLUTIONS_ROOT = Path(__file__).parent / "solutions"
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One solution file to evaluate against one task."""
+
+    task: KernelTask
+    solution: Path
+
+    @property
+    def label(self) -> str:
+        """The solution's name in rows and plots (the file stem)."""
+        return self.solution.stem
+
+
+def solutions_dir(spec: str, target: str) -> Path:
+    """The folder a ``--solutions`` value names."""
+    if spec == "builtin:reference":
+        folder = SOLUTIONS_ROOT / "reference" / target
+    elif spec == "builtin:adversarial":
+        folder = SOLUTIONS_ROOT / "adversarial"
+    elif spec.startswith("builtin:"):
+        raise UserError(f"unknown solution set {spec!r}; use builtin:reference, builtin:adversarial or a folder")
+    else:
+        folder = Path(spec).expanduser()
+    if not folder.is_dir():
+        raise UserError(f"solutions folder {folder} does not exist"
+                        + (f" (no reference solutions for target {target})" if spec == "builtin:reference" else ""))
+    return folder
+
+
+def pair_solutions(tasks: Sequence[KernelTask], folder: Path) -> tuple[list[Pairing], list[KernelTask]]:
+    """Match solution files to tasks; returns the pairs and the tasks that have no solution."""
+    by_name: dict[str, list[KernelTask]] = {}
+    for task in tasks:
+        by_name.setdefault(task.name, []).append(task)
+    pairs: list[Pairing] = []
+    for path in sorted(folder.glob("*.py")):
+        parts = path.stem.split("__")
+        level, name = (parts[0], parts[1]) if len(parts) >= 2 else (None, parts[0])
+        pairs += [Pairing(t, path) for t in by_name.get(name, []) if level is None or t.level == level]
+    solved = {p.task.qualified_name for p in pairs}
+    return pairs, [t for t in tasks if t.qualified_name not in solved]
+
+
+def default_jobs(threads: int = 1) -> int:
+    """Parallel evaluations: one per free core (each evaluation uses ``threads`` threads plus a runner)."""
+    return max(1, (os.cpu_count() or 1) // max(1, threads))
+
+
+def run_pairs(pairs: Sequence[Pairing], target: Target, *, sandbox: Sandbox | None = None,
+              config: EvalConfig | None = None, jobs: int = 1,
+              on_result: Callable[[int, Pairing, KernelResult], None] | None = None) -> list[KernelResult]:
+    """Evaluate every pair with at most ``jobs`` at a time; results keep the order of ``pairs``."""
+    results: list[KernelResult | None] = [None] * len(pairs)
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        futures = {pool.submit(evaluate_file, p.task, p.solution, target, sandbox=sandbox, config=config): i
+                   for i, p in enumerate(pairs)}
+        for done, future in enumerate(as_completed(futures), start=1):
+            index = futures[future]
+            results[index] = future.result()
+            if on_result is not None:
+                on_result(done, pairs[index], results[index])
+    return [r for r in results if r is not None]
+
+
+def build_report(pairs: Sequence[Pairing], results: Sequence[KernelResult], target: Target,
+                 missing: Sequence[KernelTask], title: str) -> Report:
+    """Rows (task, solution, status, correct, reason, speedup, runtime_ms, reference_ms, ...) and the summary."""
+    rows = []
+    for pair, result in zip(pairs, results):
+        row = result.to_row()
+        rows.append({"task": row.pop("task"), "solution": pair.label, **row})
+    summary = {"target": target.name, "baseline": target.runner_settings().baseline, **summarize(results)}
+    if target.simulated:
+        summary["simulated"] = True
+    if missing:
+        summary["tasks_without_solution"] = len(missing)
+    return Report(summary=summary, rows=rows, title=title)
