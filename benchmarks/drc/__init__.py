@@ -1,0 +1,1 @@
+"""The Rule2DRC benchmark: rule specs, a rule-family generator, labelled layouts, paper-exact scoring."""
