@@ -1,0 +1,29 @@
+"""Sandbox fixtures: shared backends, and a skip with the reason when the Docker engine does not answer."""
+
+from __future__ import annotations
+
+import pytest
+
+from sandboxes.base import Limits
+from sandboxes.select import docker_answers, get_sandbox
+
+SMALL = Limits(wall_s=20, cpu_s=20, memory_mb=512, pids=32, disk_mb=32)
+
+
+@pytest.fixture(scope="session")
+def local_sandbox():
+    return get_sandbox("local")
+
+
+@pytest.fixture(scope="session")
+def docker_sandbox():
+    problem = docker_answers()
+    if problem is not None:
+        pytest.skip(f"Docker engine not available ({problem}); start it with .ci/start-dockerd.sh")
+    return get_sandbox("docker")
+
+
+@pytest.fixture(params=["local", pytest.param("docker", marks=pytest.mark.docker)])
+def any_sandbox(request):
+    """Both backends (the docker one is marked ``docker`` and skips without an engine)."""
+    return request.getfixturevalue(f"{request.param}_sandbox")

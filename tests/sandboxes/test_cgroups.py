@@ -1,0 +1,37 @@
+import subprocess
+import time
+
+import pytest
+
+from sandboxes.cgroups import Cgroup
+
+
+@pytest.fixture
+def cgroup():
+    try:
+        group = Cgroup.create(memory_mb=64, pids=8)
+    except OSError as error:
+        pytest.skip(f"cannot create cgroups here: {error}")
+    yield group
+    group.kill_all()
+    group.remove()
+
+
+def test_kill_all_reaches_processes_that_left_the_session(cgroup):
+    code = "import os, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(60)\ntime.sleep(60)"
+    proc = subprocess.Popen(["python", "-c", code], preexec_fn=lambda: cgroup.attach(0))
+    deadline = time.monotonic() + 10
+    while len(cgroup.pids()) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(cgroup.pids()) == 2
+    assert cgroup.kill_all()
+    proc.wait(5)
+    assert cgroup.pids() == []
+
+
+def test_memory_limit_kills_and_is_counted(cgroup):
+    proc = subprocess.run(["python", "-c", "b = bytearray(200 * 2**20)"], preexec_fn=lambda: cgroup.attach(0))
+    assert proc.returncode == -9
+    assert cgroup.oom_kills() >= 1
+    assert cgroup.peak_memory_bytes() <= 64 * 2**20 + 2**20
+    assert cgroup.cpu_seconds() > 0

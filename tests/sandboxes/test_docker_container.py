@@ -1,0 +1,59 @@
+"""Containers never outlive their owner: the stdin lifeline and the label-based reaper."""
+
+import subprocess
+import sys
+import time
+
+import pytest
+
+from sandboxes import docker_container
+from sandboxes.docker_container import ContainerSpec, RunnerContainer, owner_alive, owner_id, reap_orphans
+from sandboxes.base import Limits
+from sandboxes.errors import UserError
+
+pytestmark = pytest.mark.docker
+
+OWNER_SCRIPT = """
+from sandboxes.docker_sandbox import DockerSandbox
+sandbox = DockerSandbox()
+sandbox.prewarm(count=1)
+print(sandbox.pool._idle[next(iter(sandbox.pool._idle))][0].id, flush=True)
+import time
+time.sleep(300)
+"""
+
+
+def _exists(engine, container_id: str) -> bool:
+    return bool(engine.containers.list(all=True, filters={"id": container_id}))
+
+
+def test_container_goes_away_when_its_owner_is_killed(docker_sandbox):
+    owner = subprocess.Popen([sys.executable, "-c", OWNER_SCRIPT], stdout=subprocess.PIPE, text=True)
+    container_id = owner.stdout.readline().strip()
+    assert _exists(docker_sandbox.client, container_id)
+    owner.kill()
+    owner.wait()
+    deadline = time.monotonic() + 30
+    while _exists(docker_sandbox.client, container_id) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not _exists(docker_sandbox.client, container_id)
+
+
+def test_reaper_removes_containers_of_dead_owners(docker_sandbox, monkeypatch):
+    host = owner_id().split(":")[0]
+    monkeypatch.setattr(docker_container, "owner_id", lambda: f"{host}:999999999:0")
+    orphan = RunnerContainer(docker_sandbox.client, docker_sandbox.image, ContainerSpec.from_limits(Limits()))
+    assert reap_orphans(docker_sandbox.client) >= 1
+    assert not _exists(docker_sandbox.client, orphan.id)
+
+
+def test_owner_identity_includes_start_time():
+    me = owner_id()
+    assert owner_alive(me)
+    host, pid, _ = me.split(":")
+    assert not owner_alive(f"{host}:{pid}:1")
+
+
+def test_docker_socket_is_never_mounted():
+    with pytest.raises(UserError, match="Docker socket"):
+        ContainerSpec.from_limits(Limits(extra_ro_paths=["/var/run"]))

@@ -1,0 +1,69 @@
+"""The local backend with real processes: files in and out, sessions, toolchains, the weaker fallbacks."""
+
+import dataclasses
+
+import pytest
+
+from sandboxes.base import Limits
+from sandboxes.isolation import probe
+from sandboxes.local import LocalSandbox
+
+from tests.sandboxes.conftest import SMALL
+
+CPP = b'#include <cstdio>\nint main() { std::printf("%d\\n", 6 * 7); }\n'
+
+
+def test_files_in_collect_out(local_sandbox):
+    result = local_sandbox.run(["sh", "-c", "cat in/a.txt > out.txt; mkdir -p res; echo r > res/r.log"],
+                               files={"in/a.txt": b"hello"}, collect=["out.txt", "res/*.log"], limits=SMALL)
+    assert result.ok and result.backend == "local"
+    assert result.files == {"out.txt": b"hello", "res/r.log": b"r\n"}
+
+
+def test_gxx_compile_and_run(local_sandbox):
+    result = local_sandbox.run(["sh", "-c", "g++ -O1 -o main main.cc && ./main"], files={"main.cc": CPP},
+                               limits=SMALL)
+    assert result.ok, result.stderr
+    assert result.stdout == "42\n"
+
+
+def test_torch_imports_under_default_limits(local_sandbox):
+    result = local_sandbox.run(["python", "-c", "import torch; print(torch.arange(4).sum().item())"])
+    assert result.ok, result.stderr[-500:]
+    assert result.stdout.strip() == "6"
+    assert result.peak_memory_mb > 50
+
+
+def test_session_keeps_files_between_commands(local_sandbox):
+    with local_sandbox.open(SMALL) as session:
+        session.exec(["sh", "-c", "echo 1 > state"])
+        second = session.exec(["cat", "state"], files={"extra.txt": b"e"}, collect=["*"])
+    assert second.stdout == "1\n"
+    assert second.files == {"state": b"1\n", "extra.txt": b"e"}
+
+
+def test_each_run_gets_a_fresh_work_dir(local_sandbox):
+    local_sandbox.run(["sh", "-c", "echo x > left_over"], limits=SMALL)
+    result = local_sandbox.run(["ls", "-A"], limits=SMALL)
+    assert result.stdout == ""
+
+
+def test_protections_are_reported(local_sandbox):
+    protections = local_sandbox.protections
+    assert protections["isolation"] == probe().mode
+    assert protections["environment"] == "allow-list"
+
+
+@pytest.mark.parametrize("mode", ["unshare", "none"])
+def test_fallback_modes_still_run_and_limit(mode):
+    caps = probe()
+    if mode == "unshare" and not caps.unshare:
+        pytest.skip("unshare cannot create namespaces here")
+    sandbox = LocalSandbox()
+    sandbox.caps = dataclasses.replace(caps, bwrap=False, unshare=mode == "unshare")
+    ok = sandbox.run(["python", "-c", "open('o', 'w').write('1')"], collect=["o"], limits=SMALL)
+    assert ok.ok and ok.files == {"o": b"1"}
+    slow = sandbox.run(["sleep", "30"], limits=Limits(wall_s=0.5))
+    assert slow.timed_out
+    assert sandbox.protections["network_off"] is (mode == "unshare")
+    sandbox.close()
