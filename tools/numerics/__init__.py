@@ -1,0 +1,1 @@
+"""Typed tools over the numerics library (group "numerics")."""
