@@ -1,0 +1,58 @@
+import numpy as np
+import pytest
+
+from agents.evokernel.offline import OfflinePolicy, neighbours, params_key
+from agents.evokernel.templates import NpuTemplates, template_library
+from benchmarks.kernels.tasks import load_tasks
+
+
+@pytest.fixture(scope="module")
+def policy():
+    return OfflinePolicy(NpuTemplates())
+
+
+@pytest.fixture(scope="module")
+def relu():
+    return load_tasks("builtin:L1:relu")[0]
+
+
+def test_templates_cover_single_operators_and_not_convolutions(policy, relu):
+    conv = load_tasks("builtin:L1:conv2d")[0]
+    assert policy.templates.template_for(relu).name == "elementwise"
+    assert policy.templates.template_for(conv) is None
+    assert policy.draft(conv, [], []) is None
+    assert template_library("cpu") is None
+
+
+def test_draft_uses_defaults_then_smaller_neighbours(policy, relu):
+    template = policy.templates.template_for(relu)
+    first = policy.draft(relu, [], [])
+    assert first["params"] == template.defaults and "class ModelNew" in first["code"]
+    second = policy.draft(relu, [first["params_key"]], [])
+    changed = [k for k in template.defaults if second["params"][k] != template.defaults[k]]
+    assert len(changed) == 1 and second["params"][changed[0]] < template.defaults[changed[0]]
+
+
+def test_draft_prefers_parameters_of_a_retrieved_feasible_trace(policy, relu):
+    hint = {"template": "elementwise", "feasible": True, "params": {"TILE_LENGTH": 1024, "BUFFER_NUM": 1,
+                                                                     "BLOCK_DIM": 8}}
+    assert policy.draft(relu, [], [hint])["params"] == hint["params"]
+    assert policy.draft(relu, [], [{**hint, "feasible": False}])["params"] != hint["params"]
+
+
+def test_refine_tries_retrieved_practice_mutations_first_and_never_repeats(policy, relu):
+    start = {"TILE_LENGTH": 2048, "BUFFER_NUM": 1, "BLOCK_DIM": 8}
+    hints = [{"mutation": {"param": "BUFFER_NUM", "direction": "up", "to": 2}}]
+    first = policy.refine(relu, start, [], hints, np.random.default_rng(0))
+    assert first["mutation"]["param"] == "BUFFER_NUM" and first["params"]["BUFFER_NUM"] == 2
+    template = policy.templates.template_for(relu)
+    tried = [params_key("elementwise", {**start, m["param"]: m["to"]}) for m in neighbours(template, start)]
+    assert len(tried) == 5  # tile up/down, buffers up, cores up/down
+    assert policy.refine(relu, start, tried, hints, np.random.default_rng(0)) is None
+    assert policy.exhausted(relu, start, tried) and not policy.exhausted(relu, start, tried[:-1])
+
+
+def test_sample_is_a_seeded_random_instance(policy, relu):
+    a = policy.sample(relu, [], np.random.default_rng(3))
+    b = policy.sample(relu, [], np.random.default_rng(3))
+    assert a["params"] == b["params"]
