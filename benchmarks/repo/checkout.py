@@ -33,12 +33,12 @@ class RepoCache:
         self.root = Path(root)
         self.mirrors = Path(mirrors) if mirrors else None
         self.allow_clone = allow_clone
-        self._locks: dict[str, threading.Lock] = {}
+        self._locks: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
 
-    def _lock(self, key: str) -> threading.Lock:
+    def _lock(self, key: str) -> threading.RLock:
         with self._guard:
-            return self._locks.setdefault(key, threading.Lock())
+            return self._locks.setdefault(key, threading.RLock())
 
     def origin(self, repo: str) -> str | None:
         """Where ``repo`` can be cloned from, or ``None``."""
