@@ -29,6 +29,8 @@ def sandbox_env(extra: Mapping[str, str] | None, *, home: str, path: str, thread
     env = {
         "PATH": path,
         "HOME": home,
+        "USER": "sandbox",
+        "LOGNAME": "sandbox",
         "TMPDIR": "/tmp",
         "LANG": "C.UTF-8",
         "PYTHONDONTWRITEBYTECODE": "1",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import os
 import resource
+import secrets
 import shutil
 import subprocess
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from sandboxes.base import Limits
 from sandboxes.cgroups import Cgroup
 
 NOBODY = (65534, 65534)
+RUN_UID_BASE, RUN_UID_SPAN = 200_000, 60_000  # unused ids: each run gets its own, when we are root
 WRAPPER_PROCS = 3  # bwrap, its namespace init, slack
 INSIDE_WORKDIR = "/work"  # where bubblewrap shows the work dir (same as in the docker backend)
 
@@ -47,7 +49,7 @@ class Plan:
 def _works(argv: list[str]) -> bool:
     def drop() -> None:
         if os.geteuid() == 0:
-            _drop_privileges()
+            _drop_privileges(NOBODY)
     try:
         return subprocess.run(argv, capture_output=True, timeout=10, preexec_fn=drop).returncode == 0
     except (OSError, subprocess.TimeoutExpired):
@@ -75,23 +77,31 @@ def probe() -> HostCaps:
     return HostCaps(bwrap=bwrap, unshare=unshare, root=os.geteuid() == 0, cgroups=_cgroups_work())
 
 
-def _drop_privileges() -> None:
+def run_ids() -> tuple[int, int]:
+    """A fresh unprivileged uid/gid for one run, so that concurrent runs neither share RLIMIT_NPROC
+    accounting nor may signal one another."""
+    uid = RUN_UID_BASE + secrets.randbelow(RUN_UID_SPAN)
+    return uid, uid
+
+
+def _drop_privileges(ids: tuple[int, int]) -> None:
     os.setgroups([])
-    os.setgid(NOBODY[1])
-    os.setuid(NOBODY[0])
+    os.setgid(ids[1])
+    os.setuid(ids[0])
 
 
 def _rlimits(limits: Limits, caps: HostCaps) -> list[tuple[int, int]]:
     cpu = int(limits.cpu_s) + 1
     out = [(resource.RLIMIT_CPU, cpu), (resource.RLIMIT_FSIZE, limits.disk_mb * 1024 * 1024),
-           (resource.RLIMIT_NOFILE, 1024), (resource.RLIMIT_CORE, 0),
-           (resource.RLIMIT_NPROC, limits.pids + WRAPPER_PROCS)]
-    if not caps.cgroups:
-        out.append((resource.RLIMIT_DATA, limits.memory_mb * 1024 * 1024))
+           (resource.RLIMIT_NOFILE, 1024), (resource.RLIMIT_CORE, 0)]
+    if not caps.cgroups:  # RLIMIT_NPROC counts every process of the uid, hence the per-run uid when root
+        out += [(resource.RLIMIT_DATA, limits.memory_mb * 1024 * 1024),
+                (resource.RLIMIT_NPROC, limits.pids + WRAPPER_PROCS)]
     return out
 
 
-def preexec_hook(caps: HostCaps, limits: Limits, cgroup: Cgroup | None) -> Callable[[], None]:
+def preexec_hook(caps: HostCaps, limits: Limits, cgroup: Cgroup | None,
+                 ids: tuple[int, int] | None) -> Callable[[], None]:
     """The child-side set-up: join the cgroup, set rlimits, expose hidden toolchains, drop root."""
     rlimits = _rlimits(limits, caps)
     hidden = hostfs.hidden_paths(hostfs.readonly_dirs(limits.extra_ro_paths)) if caps.root else []
@@ -105,7 +115,7 @@ def preexec_hook(caps: HostCaps, limits: Limits, cgroup: Cgroup | None) -> Calla
         if caps.root:
             if hidden:
                 hostfs.expose_to_unprivileged(hidden)
-            _drop_privileges()
+            _drop_privileges(ids)
     return setup
 
 
@@ -147,7 +157,7 @@ def protections(caps: HostCaps, limits: Limits, disk_capped: bool) -> dict[str, 
         "pid_namespace": namespaced,
         "read_only_host": "mount" if caps.bwrap else ("uid nobody" if caps.root else False),
         "private_tmp": caps.bwrap,
-        "user": "nobody" if caps.root else f"uid {os.geteuid()}",
+        "user": "a fresh unprivileged uid per run" if caps.root else f"uid {os.geteuid()}",
         "memory_limit": "cgroup (tree, no swap)" if caps.cgroups else "RLIMIT_DATA (per process)",
         "pids_limit": "cgroup" if caps.cgroups else "RLIMIT_NPROC",
         "disk_limit": "tmpfs size cap" if disk_capped else "RLIMIT_FSIZE + polling",
@@ -156,9 +166,9 @@ def protections(caps: HostCaps, limits: Limits, disk_capped: bool) -> dict[str, 
 
 
 def build_plan(caps: HostCaps, argv: list[str], limits: Limits, workdir: str, env: dict[str, str],
-               cgroup: Cgroup | None, disk_capped: bool) -> Plan:
-    """Wrap ``argv`` in the strongest isolation this host offers."""
-    hook = preexec_hook(caps, limits, cgroup)
+               cgroup: Cgroup | None, disk_capped: bool, ids: tuple[int, int] | None) -> Plan:
+    """Wrap ``argv`` in the strongest isolation this host offers; ``ids`` is the uid/gid to run as (root only)."""
+    hook = preexec_hook(caps, limits, cgroup, ids)
     prot = protections(caps, limits, disk_capped)
     if caps.bwrap:
         return Plan(bwrap_prefix(limits, workdir, env) + argv, {"PATH": env["PATH"]}, hook, prot)

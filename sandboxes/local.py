@@ -36,14 +36,14 @@ class _WorkDir:
     def __init__(self, base: str, disk_mb: int, caps: isolation.HostCaps) -> None:
         self.path = os.path.join(base, uuid.uuid4().hex[:12])
         os.mkdir(self.path, 0o755)
-        self.owner = isolation.NOBODY if caps.root else None
+        self.owner = isolation.run_ids() if caps.root else None
         self.capped = False
-        if caps.root:
+        if self.owner:
             try:
-                linux.mount_tmpfs(self.path, disk_mb, *isolation.NOBODY)
+                linux.mount_tmpfs(self.path, disk_mb, *self.owner)
                 self.capped = True
             except OSError:
-                os.chown(self.path, *isolation.NOBODY)
+                os.chown(self.path, *self.owner)
         self.cap_bytes = disk_mb * 1024 * 1024
 
     def is_full(self) -> bool:
@@ -86,7 +86,7 @@ class LocalSession:
     def _run(self, argv: list[str], limits: Limits, env: dict[str, str], cgroup: Cgroup | None,
              collect: Sequence[str]) -> RunResult:
         plan = isolation.build_plan(self.sandbox.caps, argv, limits, self.workdir.path, env, cgroup,
-                                    self.workdir.capped)
+                                    self.workdir.capped, self.workdir.owner)
         tree = _CgroupTree(cgroup) if cgroup is not None else ProcessGroupTree()
         outcome = run_monitored(plan.argv, env=plan.env, cwd=self.workdir.path, wall_s=limits.wall_s,
                                 cpu_s=limits.cpu_s, output_bytes=limits.output_bytes, tree=tree,

@@ -49,3 +49,12 @@ def test_gxx_and_python_toolchains(docker_sandbox):
     result = docker_sandbox.run(["sh", "-c", "g++ -o m m.cc && ./m && python -c 'import numpy; print(numpy.ones(2).sum())'"],
                                 files={"m.cc": cpp}, limits=SMALL)
     assert result.stdout.split() == ["42", "2.0"], result.stderr
+
+
+def test_concurrent_runs_from_threads(docker_sandbox):
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        results = list(pool.map(lambda i: docker_sandbox.run(["sh", "-c", f"echo {i} > f; cat f"], limits=SMALL),
+                                range(6)))
+    assert [r.stdout.strip() for r in results] == [str(i) for i in range(6)]

@@ -67,3 +67,14 @@ def test_fallback_modes_still_run_and_limit(mode):
     assert slow.timed_out
     assert sandbox.protections["network_off"] is (mode == "unshare")
     sandbox.close()
+
+
+def test_concurrent_runs_from_threads(local_sandbox):
+    from concurrent.futures import ThreadPoolExecutor
+
+    code = "import os; print(os.getuid())"
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda _: local_sandbox.run(["python", "-c", code], limits=SMALL), range(8)))
+    assert all(r.ok for r in results), [r.stderr for r in results if not r.ok]
+    if probe().root:
+        assert len({r.stdout for r in results}) > 1  # a fresh uid per run
