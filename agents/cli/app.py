@@ -20,12 +20,19 @@ COMMAND_MODULES = [
     "agents.cli.demo_cmd",
     "agents.cli.runs_cmd",
     "agents.cli.run_evokernel",
+    "agents.cli.bench_repo",
 ]
 
 
-def _load_commands() -> None:
+def _load_commands(debug: bool = False) -> None:
+    """Import every command module; one that fails to import is reported and the others still work."""
     for name in COMMAND_MODULES:
-        importlib.import_module(name)
+        try:
+            importlib.import_module(name)
+        except Exception as error:
+            if debug:
+                raise
+            print(f"warning: commands of {name} are unavailable ({type(error).__name__}: {error})", file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -36,7 +43,7 @@ def main(argv: list[str] | None = None) -> None:
         argv.remove("--debug")
         os.environ["AGENT_DEBUG"] = "1"
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    _load_commands()
+    _load_commands(debug)
     try:
         app(args=argv, standalone_mode=False)
     except (UserError, ModelReplyError) as error:

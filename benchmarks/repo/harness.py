@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -21,6 +21,10 @@ from benchmarks.repo.gold import LEVELS, Gold, gold_for
 from benchmarks.repo.instances import Instance
 from benchmarks.repo.localizer import Localizer, Prediction
 from benchmarks.repo.metrics import DEFAULT_KS, METRICS, mean_percent, score
+
+
+ROW_KS = (1, 5)
+"""The cut-offs shown in per-instance rows (the full scores are kept in the outcomes file)."""
 
 
 class RepoBenchConfig(Config):
@@ -113,7 +117,7 @@ def row(outcome: Outcome, ks: tuple[int, ...]) -> dict[str, Any]:
                             "top_files": ", ".join(prediction.files[:3])}
     for level in LEVELS:
         scores = outcome.scores.get(level) or {}
-        for k in ks:
+        for k in [k for k in ks if k in ROW_KS]:
             data[f"{level}.acc@{k}"] = scores.get(f"acc@{k}")
     data["seconds"] = round(outcome.seconds, 3)
     if prediction.note:
@@ -138,3 +142,15 @@ def export_predictions(outcomes: list[Outcome], path: str | Path, model_name: st
                                   "model_patch": "", "found_files": p.files, "found_modules": p.modules,
                                   "found_entities": p.functions, "locations": p.locations}) + "\n")
     return path
+
+
+def outcome_to_dict(outcome: Outcome) -> dict[str, Any]:
+    """A JSON-able record of one outcome (to keep finished instances across a resume)."""
+    return {"instance_id": outcome.instance.instance_id, "gold": asdict(outcome.gold) if outcome.gold else None,
+            "prediction": asdict(outcome.prediction), "scores": outcome.scores, "skipped": outcome.skipped,
+            "seconds": outcome.seconds}
+
+
+def outcome_from_dict(data: dict[str, Any], instance: Instance) -> Outcome:
+    return Outcome(instance, Gold(**data["gold"]) if data["gold"] else None, Prediction(**data["prediction"]),
+                   data["scores"], data["skipped"], data["seconds"])
