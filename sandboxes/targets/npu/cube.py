@@ -100,7 +100,7 @@ def Mmad(dst, fmL0A, filterL0B, params: MmadParams) -> None:
     a = from_zz(fmL0A._span(0, mp * kp), mp, kp, c0)
     b = from_zn(filterL0B._span(0, kp * np_), kp, np_, c0)
     acc = np.int64 if dst.dtype == "int32" else np.float32
-    result = a.astype(acc) @ b.astype(acc)
+    result = np.ascontiguousarray(a, dtype=acc) @ np.ascontiguousarray(b, dtype=acc)
     out = dst._span(0, mp * np_)
     if not params.cmatrixInitVal:
         result = result + from_nz(out, mp, np_, 16).astype(acc)

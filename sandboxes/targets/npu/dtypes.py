@@ -23,6 +23,8 @@ FLOATS = frozenset({"float16", "float32", "bfloat16"})
 
 def dtype_name(dtype: object) -> str:
     """Canonical name of a dtype given as a name, a numpy dtype or a torch dtype."""
+    if dtype in DTYPES:
+        return dtype
     if isinstance(dtype, str):
         name = ALIASES.get(dtype, dtype)
     else:

@@ -15,6 +15,8 @@ from sandboxes.targets.npu.runtime import GetBlockIdx, GetBlockNum
 from sandboxes.targets.npu.sync import HardEvent, PipeBarrier, SetFlag, WaitFlag
 from sandboxes.targets.npu.tensors import GlobalTensor, LocalTensor, TPosition
 from sandboxes.targets.npu.tiling import TilingData
+from sandboxes.targets.npu.utils import (AlignedCount, AlignUp, BlockSpan, CeilDiv, CopyIn, CopyOut, ScalarExp,
+                                         ScalarLog, ScalarSqrt)
 from sandboxes.targets.npu.vector import (Abs, Add, And, Axpy, BinaryRepeatParams, Div, Exp, LeakyRelu, Ln, Max,
                                           Maxs, Min, Mins, Mul, Muls, Or, Reciprocal, Relu, Rsqrt, Sqrt, Sub, Adds,
                                           UnaryRepeatParams)

@@ -16,6 +16,8 @@ import contextlib
 import contextvars
 from typing import Callable, Iterator
 
+from threadpoolctl import threadpool_limits
+
 from sandboxes.targets.npu.chip import ChipConfig
 from sandboxes.targets.npu.errors import NpuKernelError, ParamError
 from sandboxes.targets.npu.profile import LaunchProfile, Profile
@@ -97,7 +99,8 @@ def _device_args(args) -> list:
 def _run_block(kernel_fn: Callable, core: CoreContext, args: list) -> None:
     token = enter_core(core)
     try:
-        kernel_fn(*args)
+        with threadpool_limits(1, "blas"):  # small per-instruction matmuls: threads only add contention
+            kernel_fn(*args)
     except NpuKernelError as error:
         raise type(error)(f"block {core.block_idx}: {error}") from error
     finally:

@@ -137,7 +137,7 @@ def record_vector(name: str, cost: str, repeats: int, reads, writes, dtype: str)
 def _compute(fn: Callable, arrays: list[np.ndarray], dst_dtype: str) -> np.ndarray:
     """Floats compute in fp32 and round to the destination type; integers wrap in their own type."""
     if is_float(dst_dtype):
-        arrays = [a.astype(np.float32) for a in arrays]
+        arrays = [a.astype(np.float32, copy=False) for a in arrays]
     with np.errstate(all="ignore"):
         result = fn(*arrays)
     return np.asarray(result).astype(np_dtype(dst_dtype), copy=False)

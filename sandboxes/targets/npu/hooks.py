@@ -1,0 +1,110 @@
+"""Worker-side hooks of the npu target: run the solution on the simulated chip and report its
+simulated time; the reference side runs the framework-eager baseline of template kernels.
+
+Simulated timing does not depend on the data, only on shapes, so the eager baseline is simulated
+once per input shape and its later calls return the PyTorch reference's output with that time.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import types
+from pathlib import Path
+from typing import Any, Sequence
+
+import torch
+from torch.utils.flop_counter import FlopCounterMode
+
+from sandboxes.targets.base import RuntimeHooks
+from sandboxes.targets.npu.chip import load_chip
+from sandboxes.targets.npu.eager import run_eager
+from sandboxes.targets.npu.errors import NpuKernelError
+from sandboxes.targets.npu.launch import capture
+from sandboxes.targets.npu.profile import Profile
+from sandboxes.targets.npu.roofline import roofline_cycles
+
+CHIP_ENV = "AGENT_NPU_CHIP"
+
+
+class NoKernelLaunched(RuntimeError):
+    """The solution returned without launching any NPU kernel."""
+
+
+class NpuHooks(RuntimeHooks):
+    """Simulated NPU: outputs come from the simulator, times from its cycle counts."""
+
+    device = "cpu"
+
+    def __init__(self) -> None:
+        self.chip = load_chip(os.environ.get(CHIP_ENV) or None)
+        self._flops: float | None = None
+        self._eager: dict[tuple, dict[str, Any]] = {}
+
+    def solution_call(self, model: Any, inputs: Sequence[Any]) -> tuple[Any, dict[str, Any]]:
+        with capture(self.chip) as launches:
+            output = model(*inputs)
+        if not launches:
+            raise NoKernelLaunched("the solution launched no NPU kernel: compute the output in a @kernel "
+                                   "function started with launch(kernel, block_dim, ...)")
+        profile = Profile(launches)
+        roofline = self.roofline(model, inputs, output)
+        return output, timing_fields(profile, self.chip.clock_mhz, roofline)
+
+    def reference_call(self, model: Any, inputs: Sequence[Any]) -> tuple[Any, dict[str, Any]]:
+        key = tuple((tuple(x.shape), str(x.dtype)) if isinstance(x, torch.Tensor) else repr(x) for x in inputs)
+        if key not in self._eager:
+            eager = run_eager(model, list(inputs), self.chip)
+            if eager.profile is None:
+                self._eager[key] = {"runtime_ms": math.nan, "baseline": f"none: {eager.reason}"}
+            else:
+                self._eager[key] = timing_fields(eager.profile, self.chip.clock_mhz, None)
+                return eager.output, dict(self._eager[key])
+        return model(*inputs), dict(self._eager[key])
+
+    def roofline(self, model: Any, inputs: Sequence[Any], output: Any) -> float:
+        """Roofline cycles from compulsory GM bytes (inputs, parameters, output) and the task's matmul FLOPs."""
+        tensors = [x for x in inputs if isinstance(x, torch.Tensor)] + list(model.parameters())
+        if isinstance(output, torch.Tensor):
+            tensors.append(output)
+        nbytes = sum(t.numel() * t.element_size() for t in tensors)
+        dtype = str(inputs[0].dtype).removeprefix("torch.") if inputs else "float32"
+        return roofline_cycles(self.chip, nbytes, self.task_flops(inputs), dtype)
+
+    def task_flops(self, inputs: Sequence[Any]) -> float:
+        """Matmul/conv FLOPs of the task's reference (``task.py`` in the runner's folder), counted once."""
+        if self._flops is None:
+            self._flops = _count_flops(Path("task.py"), Path("init.pt"), inputs)
+        return self._flops
+
+    def classify_error(self, error: BaseException) -> str | None:
+        if isinstance(error, NpuKernelError):
+            return "compile_error" if error.stage == "compile" else "crashed"
+        return None
+
+
+def timing_fields(profile: Profile, clock_mhz: float, roofline: float | None) -> dict[str, Any]:
+    """What one simulated call reports to the runner (runtime_ms plus the profiler fields)."""
+    data = profile.to_dict(roofline)
+    fields = {"runtime_ms": profile.cycles / (clock_mhz * 1e3), "simulated": True, "cycles": data["cycles"],
+              "bottleneck": data["bottleneck"], "pipe_busy": data["pipe_busy"], "launches": data["launches"],
+              "gm_bytes": profile.gm_bytes(), "chip": data["chip"], "profile": profile.text(roofline)}
+    if roofline is not None:
+        fields["roofline_fraction"] = round(data["roofline_fraction"], 4)
+    return fields
+
+
+def _count_flops(task_path: Path, init_path: Path, inputs: Sequence[Any]) -> float:
+    if not task_path.is_file():
+        return 0.0
+    module = types.ModuleType("npu_roofline_task")
+    exec(compile(task_path.read_text(), str(task_path), "exec"), module.__dict__)
+    init = torch.load(init_path, weights_only=True) if init_path.is_file() else module.get_init_inputs()
+    reference = module.Model(*init)
+    counter = FlopCounterMode(display=False)
+    with torch.no_grad(), counter:
+        reference(*inputs)
+    return float(counter.get_total_flops())
+
+
+HOOKS = NpuHooks()

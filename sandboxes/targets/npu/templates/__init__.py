@@ -1,0 +1,101 @@
+"""Parameterised template kernels: the NPU's operator library and EvoKernel's API templates.
+
+``list_templates()`` gives each family with its source text and parameter space;
+``render_kernel(spec, params)`` returns a complete kernel module for one operator;
+``render_solution(task_source, spec, params)`` wraps it as a KernelBench ``ModelNew`` solution.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+from string import Template as _Text
+
+from sandboxes.errors import UserError
+from sandboxes.targets.npu.templates.ops import ELEMENTWISE, OpSpec
+
+SRC = Path(__file__).parent / "src"
+VECTOR_SPACE = {"TILE_LENGTH": [1024, 2048, 4096, 8192], "BUFFER_NUM": [1, 2], "BLOCK_DIM": [1, 8, 16, 24, 32, 40, 48]}
+CUBE_SPACE = {"BASE_M": [64, 128, 256], "BASE_N": [64, 128, 256], "BASE_K": [32, 64, 128], "BUFFER_NUM": [1, 2],
+              "BLOCK_DIM": [1, 8, 16, 24]}
+
+
+@dataclass(frozen=True)
+class KernelTemplate:
+    """One template family."""
+
+    family: str
+    description: str
+    ops: tuple[str, ...]
+    space: dict[str, list[int]]
+    """Each parameter with the values worth trying (the offline policy mutates within these)."""
+    defaults: dict[str, int]
+
+    @property
+    def source(self) -> str:
+        """The template text: a kernel module with ``${PARAM}`` placeholders."""
+        return (SRC / "prelude.py.txt").read_text() + (SRC / f"{self.family}.py.txt").read_text()
+
+
+TEMPLATES = {
+    t.family: t for t in (
+        KernelTemplate("elementwise", "element-wise operators, tiled over cores with queue double buffering",
+                       tuple(ELEMENTWISE), VECTOR_SPACE, {"TILE_LENGTH": 4096, "BUFFER_NUM": 2, "BLOCK_DIM": 48}),
+        KernelTemplate("row_reduce", "sum/mean/max/min over the last dimension, chunked rows",
+                       ("sum_rows", "mean_rows", "max_rows", "min_rows"), VECTOR_SPACE,
+                       {"TILE_LENGTH": 8192, "BUFFER_NUM": 2, "BLOCK_DIM": 48}),
+        KernelTemplate("softmax", "softmax / log-softmax over the last dimension, two passes with online max",
+                       ("softmax", "log_softmax"), VECTOR_SPACE, {"TILE_LENGTH": 4096, "BUFFER_NUM": 2, "BLOCK_DIM": 48}),
+        KernelTemplate("norm", "layer norm and RMS norm over the last dimension, two passes",
+                       ("layer_norm", "rms_norm"), VECTOR_SPACE, {"TILE_LENGTH": 4096, "BUFFER_NUM": 2, "BLOCK_DIM": 48}),
+        KernelTemplate("matmul", "cube matmul (2-D, batched, transposed B, matrix-vector) with Nd2Nz tiles",
+                       ("matmul",), CUBE_SPACE, {"BASE_M": 128, "BASE_N": 128, "BASE_K": 64, "BUFFER_NUM": 2,
+                                                 "BLOCK_DIM": 24}),
+    )
+}
+
+
+def list_templates() -> list[dict]:
+    """Every family as a plain dict: family, description, ops, parameter space, defaults, source."""
+    return [{"family": t.family, "description": t.description, "ops": list(t.ops), "space": t.space,
+             "defaults": t.defaults, "source": t.source} for t in TEMPLATES.values()]
+
+
+def get_template(family: str) -> KernelTemplate:
+    if family not in TEMPLATES:
+        raise UserError(f"no NPU template family {family!r}; families: {sorted(TEMPLATES)}")
+    return TEMPLATES[family]
+
+
+def render_kernel(spec: OpSpec, params: dict | None = None) -> str:
+    """A complete kernel module (kernel, tiling, host function) for one operator."""
+    template = get_template(spec.family)
+    values = {**template.defaults, **(params or {})}
+    unknown = set(values) - set(template.space)
+    if unknown:
+        raise UserError(f"unknown parameters {sorted(unknown)} for template {spec.family}; use {sorted(template.space)}")
+    text = {k: str(v) for k, v in values.items()} | spec.template_values()
+    text["DESCRIPTION"] = f"{spec.op} ({template.description})"
+    return _Text(template.source).substitute(text)
+
+
+def render_solution(task_source: str, spec: OpSpec, params: dict | None = None) -> str:
+    """A KernelBench solution: the kernel module, the task's constants and ``ModelNew``."""
+    tree = ast.parse(task_source)
+    constants = [ast.get_source_segment(task_source, node) for node in tree.body
+                 if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)]
+    model = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Model")
+    methods = {n.name: n for n in model.body if isinstance(n, ast.FunctionDef)}
+    init, forward = methods["__init__"], methods["forward"]
+    init_source = "\n".join("    " + line for line in _dedent(ast.get_source_segment(task_source, init)).splitlines())
+    args = ", ".join(a.arg for a in forward.args.args)
+    lines = ["", "", "\n".join(constants), "", "", "class ModelNew(nn.Module):",
+             f'    """{spec.op} on the simulated NPU."""', "", init_source, "",
+             f"    def forward({args}):", f"        return {spec.host_call()}", ""]
+    return render_kernel(spec, params) + "\n".join(lines)
+
+
+def _dedent(source: str) -> str:
+    lines = source.splitlines()
+    return "\n".join([lines[0]] + [line for line in lines[1:]])

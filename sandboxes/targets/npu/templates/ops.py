@@ -1,0 +1,110 @@
+"""The operator library: which template family computes each operator, and the vector code of
+every element-wise operator (run inside the elementwise template's ``compute(y, x, x2, t1, t2, n)``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+SIGMOID = """Muls({out}, {src}, -1.0, n)
+Exp({out}, {out}, n)
+Adds({out}, {out}, 1.0, n)
+Reciprocal({out}, {out}, n)"""
+TANH = """Muls({out}, {src}, -2.0, n)
+Exp({out}, {out}, n)
+Adds({out}, {out}, 1.0, n)
+Reciprocal({out}, {out}, n)
+Muls({out}, {out}, 2.0, n)
+Adds({out}, {out}, -1.0, n)"""
+# erf(z) for z >= 0 by Abramowitz & Stegun 7.1.26 (|error| < 1.5e-7); gelu = (x + |x| erf(|x|/sqrt 2)) / 2
+GELU_ERF = """Abs(t1, x, n)
+Muls(t1, t1, 0.7071067811865476, n)
+Mul(t2, t1, t1, n)
+Muls(t2, t2, -1.0, n)
+Exp(t2, t2, n)
+Muls(t1, t1, 0.3275911, n)
+Adds(t1, t1, 1.0, n)
+Reciprocal(t1, t1, n)
+Muls(y, t1, 1.061405429, n)
+Adds(y, y, -1.453152027, n)
+Mul(y, y, t1, n)
+Adds(y, y, 1.421413741, n)
+Mul(y, y, t1, n)
+Adds(y, y, -0.284496736, n)
+Mul(y, y, t1, n)
+Adds(y, y, 0.254829592, n)
+Mul(y, y, t1, n)
+Mul(y, y, t2, n)
+Muls(y, y, -1.0, n)
+Adds(y, y, 1.0, n)
+Abs(t1, x, n)
+Mul(y, y, t1, n)
+Add(y, y, x, n)
+Muls(y, y, 0.5, n)"""
+GELU_TANH = """Mul(t1, x, x, n)
+Muls(t1, t1, 0.044715, n)
+Adds(t1, t1, 1.0, n)
+Mul(t1, t1, x, n)
+Muls(t1, t1, 0.7978845608028654, n)
+""" + TANH.format(out="t1", src="t1") + """
+Adds(t1, t1, 1.0, n)
+Mul(y, t1, x, n)
+Muls(y, y, 0.5, n)"""
+
+ELEMENTWISE: dict[str, tuple[int, str]] = {
+    "relu": (1, "Relu(y, x, n)"),
+    "leaky_relu": (1, "LeakyRelu(y, x, {negative_slope}, n)"),
+    "sigmoid": (1, SIGMOID.format(out="y", src="x")),
+    "tanh": (1, TANH.format(out="y", src="x")),
+    "silu": (1, SIGMOID.format(out="t1", src="x") + "\nMul(y, t1, x, n)"),
+    "gelu": (1, GELU_ERF),
+    "gelu_tanh": (1, GELU_TANH),
+    "softplus": (1, "Abs(t1, x, n)\nMuls(t1, t1, -1.0, n)\nExp(t1, t1, n)\nAdds(t1, t1, 1.0, n)\nLn(t1, t1, n)\n"
+                    "Relu(y, x, n)\nAdd(y, y, t1, n)"),
+    "elu": (1, "Mins(t1, x, 0.0, n)\nExp(t1, t1, n)\nAdds(t1, t1, -1.0, n)\nMuls(t1, t1, {alpha}, n)\n"
+               "Relu(y, x, n)\nAdd(y, y, t1, n)"),
+    "hardtanh": (1, "Maxs(y, x, {min_val}, n)\nMins(y, y, {max_val}, n)"),
+    "hardsigmoid": (1, "Muls(y, x, 0.16666666666666666, n)\nAdds(y, y, 0.5, n)\nMaxs(y, y, 0.0, n)\n"
+                       "Mins(y, y, 1.0, n)"),
+    "square": (1, "Mul(y, x, x, n)"),
+    "scale_shift": (1, "Muls(y, x, {scale}, n)\nAdds(y, y, {shift}, n)"),
+    "add": (2, "Add(y, x, x2, n)"),
+    "sub": (2, "Sub(y, x, x2, n)"),
+    "mul": (2, "Mul(y, x, x2, n)"),
+}
+
+
+@dataclass
+class OpSpec:
+    """One recognised operator: its name, template family, arguments and attributes."""
+
+    op: str
+    family: str
+    args: list[str]
+    """Python expressions for the tensor arguments inside ``forward`` (``x``, ``self.norm.weight``)."""
+    attrs: dict[str, Any] = field(default_factory=dict)
+
+    def host_call(self) -> str:
+        """The call of the template's host function that computes this operator."""
+        if self.family == "elementwise":
+            return f"run_elementwise({', '.join(self.args)})"
+        if self.family == "norm":
+            weight, bias = self.attrs.get("weight", "None"), self.attrs.get("bias", "None")
+            return f"run_norm({self.args[0]}, {weight}, {bias})"
+        if self.family == "matmul":
+            return f"run_matmul({self.args[0]}, {self.args[1]}, transpose_b={self.attrs.get('transpose_b', False)})"
+        return f"run_{self.family}({self.args[0]})"
+
+    def template_values(self) -> dict[str, str]:
+        """Family-specific placeholders of the template text."""
+        if self.family == "elementwise":
+            inputs, body = ELEMENTWISE[self.op]
+            code = body.format(**self.attrs)
+            return {"INPUTS": str(inputs), "COMPUTE": "\n".join("    " + line for line in code.splitlines())}
+        if self.family == "row_reduce":
+            return {"REDUCE": self.op.removesuffix("_rows")}
+        if self.family == "softmax":
+            return {"LOG": str(self.op == "log_softmax")}
+        if self.family == "norm":
+            return {"MODE": "rms" if self.op == "rms_norm" else "layer", "EPS": repr(self.attrs.get("eps", 1e-5))}
+        return {}

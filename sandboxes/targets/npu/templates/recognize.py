@@ -1,0 +1,208 @@
+"""Read a reference ``nn.Module`` with torch.fx and name the template operators it is made of."""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, field
+
+import torch
+import torch.fx
+from torch.fx.passes.shape_prop import ShapeProp
+
+from sandboxes.targets.npu.templates.ops import OpSpec
+
+ACTIVATIONS = {"relu", "sigmoid", "tanh", "silu", "gelu", "softplus", "elu", "hardtanh", "hardsigmoid", "leaky_relu"}
+MODULES = {"ReLU": "relu", "Sigmoid": "sigmoid", "Tanh": "tanh", "SiLU": "silu", "GELU": "gelu"}
+ARITH = {"add": "add", "sub": "sub", "mul": "mul", "iadd": "add", "imul": "mul"}
+DEFAULTS = {"leaky_relu": ("negative_slope", 0.01), "elu": ("alpha", 1.0)}
+
+
+@dataclass
+class Graph:
+    """The operators of a forward pass in order, and the expression holding the output."""
+
+    ops: list[tuple[str, OpSpec]] = field(default_factory=list)
+    """(result variable, operator) pairs."""
+    output: str = ""
+    unsupported: str = ""
+    """Why the graph cannot be built from templates; empty when it can."""
+
+
+def recognise(model: torch.nn.Module, inputs: list) -> Graph:
+    """The template operators of ``model`` run on ``inputs``; ``unsupported`` says what is missing."""
+    try:
+        gm = torch.fx.symbolic_trace(model)
+        ShapeProp(gm).propagate(*inputs)
+    except Exception as error:  # tracing arbitrary user models can fail in many ways
+        return Graph(unsupported=f"cannot trace the reference: {type(error).__name__}: {error}")
+    return _Reader(gm).read()
+
+
+class _Reader:
+    def __init__(self, gm: torch.fx.GraphModule):
+        self.gm = gm
+        self.names: dict[torch.fx.Node, str] = {}
+        self.graph = Graph()
+
+    def read(self) -> Graph:
+        nodes = list(self.gm.graph.nodes)
+        rms = _rms_pattern(nodes)
+        if rms is not None:
+            node, spec = rms
+            self.graph.ops.append(("v0", spec))
+            self.graph.output = "v0"
+            return self.graph
+        for node in nodes:
+            if node.op == "placeholder":
+                self.names[node] = node.name
+            elif node.op == "get_attr":
+                self.names[node] = f"self.{node.target}"
+            elif node.op == "output":
+                self.graph.output = self.names.get(node.args[0], "")
+            elif not self._operator(node):
+                self.graph.unsupported = self.graph.unsupported or f"no NPU template for {_describe(node)}"
+        return self.graph
+
+    def _operator(self, node: torch.fx.Node) -> bool:
+        if _is_transpose(node) or _is_values(node):
+            self.names[node] = self.names.get(node.args[0], "")
+            return True
+        spec = self._spec(node)
+        if spec is None:
+            return False
+        spec = self._fuse_affine(node, spec)
+        name = f"v{len(self.graph.ops)}"
+        self.graph.ops.append((name, spec))
+        self.names[node] = name
+        return True
+
+    def _fuse_affine(self, node, spec: OpSpec) -> OpSpec:
+        """x * a followed by + b becomes one scale_shift."""
+        if spec.op != "scale_shift" or not self.graph.ops:
+            return spec
+        source = node.args[0]
+        last_name, last = self.graph.ops[-1]
+        if last.op == "scale_shift" and self.names.get(source) == last_name and len(source.users) == 1:
+            self.graph.ops.pop()
+            scale = last.attrs["scale"] * spec.attrs["scale"]
+            shift = last.attrs["shift"] * spec.attrs["scale"] + spec.attrs["shift"]
+            return OpSpec("scale_shift", "elementwise", last.args, {"scale": scale, "shift": shift})
+        return spec
+
+    def _arg(self, value) -> str | None:
+        return self.names.get(value) if isinstance(value, torch.fx.Node) else None
+
+    def _spec(self, node: torch.fx.Node) -> OpSpec | None:
+        name = _op_name(self.gm, node)
+        args = [self._arg(a) for a in node.args]
+        if name in ACTIVATIONS and args and args[0]:
+            return _activation(name, node, args[0])
+        if name in ARITH and len(node.args) == 2:
+            return self._arith(ARITH[name], node)
+        if name == "pow" and node.args[1:] == (2,) and args[0]:
+            return OpSpec("square", "elementwise", [args[0]])
+        if name in ("softmax", "log_softmax") and _last_dim(node):
+            return OpSpec(name, "softmax", [args[0]])
+        if name in ("sum", "mean", "amax", "amin", "max", "min") and _last_dim(node) and not node.kwargs.get("keepdim"):
+            kind = {"amax": "max", "amin": "min"}.get(name, name)
+            return OpSpec(f"{kind}_rows", "row_reduce", [args[0]])
+        if name == "LayerNorm":
+            module = self.gm.get_submodule(node.target)
+            attrs = {"eps": module.eps}
+            if module.elementwise_affine:
+                attrs.update(weight=f"self.{node.target}.weight", bias=f"self.{node.target}.bias")
+            return OpSpec("layer_norm", "norm", [args[0]], attrs)
+        if name in ("matmul", "mm", "bmm") and all(args[:2]):
+            transposed = _is_transpose(node.args[1])
+            return OpSpec("matmul", "matmul", args[:2], {"transpose_b": transposed})
+        return None
+
+    def _arith(self, op: str, node: torch.fx.Node) -> OpSpec | None:
+        left, right = node.args
+        if isinstance(left, torch.fx.Node) and isinstance(right, torch.fx.Node):
+            if op == "mul" and left is right:
+                return OpSpec("square", "elementwise", [self.names[left]])
+            if _shape(left) != _shape(right):
+                return None  # broadcasting has no template
+            return OpSpec(op, "elementwise", [self.names[left], self.names[right]])
+        tensor, scalar = (left, right) if isinstance(left, torch.fx.Node) else (right, left)
+        if not isinstance(scalar, (int, float)) or (op == "sub" and tensor is right):
+            return None
+        scale = float(scalar) if op == "mul" else 1.0
+        shift = {"add": float(scalar), "sub": -float(scalar)}.get(op, 0.0)
+        return OpSpec("scale_shift", "elementwise", [self.names[tensor]], {"scale": scale, "shift": shift})
+
+
+def _op_name(gm: torch.fx.GraphModule, node: torch.fx.Node) -> str:
+    if node.op == "call_module":
+        kind = type(gm.get_submodule(node.target)).__name__
+        return MODULES.get(kind, kind)
+    if node.op == "call_method":
+        return node.target
+    if node.target is operator.matmul:
+        return "matmul"
+    return getattr(node.target, "__name__", str(node.target))
+
+
+def _activation(name: str, node: torch.fx.Node, arg: str) -> OpSpec:
+    attrs = {}
+    if name == "gelu" and node.kwargs.get("approximate", "none") == "tanh":
+        name = "gelu_tanh"
+    if name in DEFAULTS:
+        key, default = DEFAULTS[name]
+        attrs[key] = float(node.kwargs.get(key, node.args[1] if len(node.args) > 1 else default))
+    if name == "hardtanh":
+        attrs = {"min_val": float(node.kwargs.get("min_val", -1.0)), "max_val": float(node.kwargs.get("max_val", 1.0))}
+    return OpSpec(name, "elementwise", [arg], attrs)
+
+
+def _shape(node) -> tuple | None:
+    meta = node.meta.get("tensor_meta") if isinstance(node, torch.fx.Node) else None
+    return tuple(meta.shape) if meta is not None and hasattr(meta, "shape") else None
+
+
+def _last_dim(node: torch.fx.Node) -> bool:
+    dim = node.kwargs.get("dim", node.args[1] if len(node.args) > 1 else None)
+    shape = _shape(node.args[0])
+    return isinstance(dim, int) and shape is not None and dim in (-1, len(shape) - 1)
+
+
+def _is_transpose(node) -> bool:
+    if not isinstance(node, torch.fx.Node):
+        return False
+    if node.op == "call_function" and node.target is getattr and node.args[1] in ("T", "mT"):
+        return True
+    return node.op == "call_method" and node.target == "t"
+
+
+def _is_values(node: torch.fx.Node) -> bool:
+    if node.op == "call_function" and node.target is getattr and node.args[1] == "values":
+        return True
+    return node.op == "call_function" and node.target is operator.getitem and node.args[1] == 0 and \
+        _op_name_plain(node.args[0]) in ("max", "min")
+
+
+def _op_name_plain(node) -> str:
+    return getattr(node.target, "__name__", str(node.target)) if isinstance(node, torch.fx.Node) else ""
+
+
+def _describe(node: torch.fx.Node) -> str:
+    return f"{node.op} {getattr(node.target, '__name__', node.target)}"
+
+
+def _rms_pattern(nodes: list[torch.fx.Node]) -> tuple[torch.fx.Node, OpSpec] | None:
+    """x * rsqrt(mean(x^2, -1, keepdim) + eps) [* weight] as one rms_norm operator."""
+    calls = [n for n in nodes if n.op in ("call_function", "call_method")]
+    names = [_op_name_plain(n) if n.op == "call_function" else n.target for n in calls]
+    if "rsqrt" not in names or "mean" not in names:
+        return None
+    inputs = [n for n in nodes if n.op == "placeholder"]
+    params = [n for n in nodes if n.op == "get_attr"]
+    eps = [a for n in calls if _op_name_plain(n) == "add" for a in n.args if isinstance(a, float)]
+    allowed = {"pow", "mul", "mean", "add", "rsqrt"}
+    if len(inputs) != 1 or len(params) > 1 or not eps or not set(names) <= allowed:
+        return None
+    attrs = {"eps": eps[0]}
+    if params:
+        attrs["weight"] = f"self.{params[0].target}"
+    return calls[-1], OpSpec("rms_norm", "norm", [inputs[0].name], attrs)
