@@ -16,7 +16,7 @@ ROOT = Path("/sys/fs/cgroup")
 V1_CONTROLLERS = ("memory", "pids", "cpuacct", "freezer")
 
 
-def _own_path(controller: str) -> str:
+def own_path(controller: str) -> str:
     """This process's cgroup path for ``controller`` ('' for the v2 unified hierarchy)."""
     for line in Path("/proc/self/cgroup").read_text().splitlines():
         _num, names, path = line.split(":", 2)
@@ -54,7 +54,7 @@ class Cgroup:
         dirs: dict[str, Path] = {}
         try:
             for controller in V1_CONTROLLERS:
-                path = ROOT / controller / _own_path(controller).lstrip("/") / name
+                path = ROOT / controller / own_path(controller).lstrip("/") / name
                 path.mkdir()
                 dirs["cpu" if controller == "cpuacct" else controller] = path
         except OSError:
@@ -64,7 +64,7 @@ class Cgroup:
 
     @classmethod
     def _create_v2(cls, name: str) -> "Cgroup":
-        parent = ROOT / _own_path("").lstrip("/")
+        parent = ROOT / own_path("").lstrip("/")
         enabled = (parent / "cgroup.subtree_control").read_text().split()
         if not {"memory", "pids"} <= set(enabled):
             raise OSError(f"cgroup v2 controllers memory+pids are not delegated to {parent}")

@@ -8,11 +8,12 @@ import os
 import resource
 import secrets
 import shutil
+import signal
 import subprocess
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
-from sandboxes import hostfs
+from sandboxes import hostfs, linux
 from sandboxes.base import Limits
 from sandboxes.cgroups import Cgroup
 
@@ -116,6 +117,7 @@ def preexec_hook(caps: HostCaps, limits: Limits, cgroup: Cgroup | None,
             if hidden:
                 hostfs.expose_to_unprivileged(hidden)
             _drop_privileges(ids)
+        linux.set_parent_death_signal(signal.SIGKILL)  # after the uid change, which clears it
     return setup
 
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import tempfile
 import uuid
 from typing import Mapping, Sequence
 
-from sandboxes import hostfs, isolation, linux, records, workdir
+from sandboxes import hostfs, isolation, janitor, linux, records, workdir
 from sandboxes.base import Limits, RunResult
 from sandboxes.cgroups import Cgroup
 from sandboxes.envpolicy import sandbox_env
@@ -125,8 +126,10 @@ class LocalSandbox:
     def __init__(self, base_dir: str | None = None) -> None:
         self.caps = isolation.probe()
         parent = base_dir or os.environ.get("AGENT_SANDBOX_TMP") or tempfile.gettempdir()
-        self.base_dir = tempfile.mkdtemp(prefix="agentkiln-sbx-", dir=parent)
+        janitor.clean_stale(parent)
+        self.base_dir = tempfile.mkdtemp(prefix=janitor.base_dir_name(), dir=parent)
         os.chmod(self.base_dir, 0o711)
+        atexit.register(self.close)
         self.search_path = hostfs.search_path()
 
     @property
