@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional
 
@@ -35,6 +36,8 @@ MaxCallsOption = Annotated[Optional[int], typer.Option(
 JsonOption = Annotated[Optional[Path], typer.Option(
     "--json", help="Also write the report as JSON {summary, rows} to this file.")]
 
+PIPE_WIDTH = 200
+
 RUN_FLAGS = {"model": ModelOption, "api_base": ApiBaseOption, "record": RecordOption, "cache": CacheOption,
              "max_cost_usd": MaxCostOption, "max_tokens": MaxTokensOption, "max_calls": MaxCallsOption}
 
@@ -62,19 +65,24 @@ def with_run_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def emit_report(report: Report, json_path: Path | str | None = None, run: "Run | None" = None) -> None:
-    """Print the report as a table on stdout and write it to ``json_path`` when given."""
+def make_console() -> Any:
+    """A rich console on stdout: terminal width on a terminal, wide enough for whole tables otherwise."""
     from rich.console import Console
 
-    console = Console()
-    console.print(report_table(report, run))
+    return Console(width=None if sys.stdout.isatty() else PIPE_WIDTH)
+
+
+def emit_report(report: Report, json_path: Path | str | None = None, run: "Run | None" = None) -> None:
+    """Print the report as a table on stdout and write it to ``json_path`` when given."""
+    out = make_console()
+    out.print(report_table(report, run))
     for row_table in rows_table(report):
-        console.print(row_table)
+        out.print(row_table)
     if run is not None:
-        console.print(f"run directory: {run.dir}")
+        out.print(f"run directory: {run.dir}")
     if json_path:
         report.write_json(json_path)
-        console.print(f"report written to {json_path}")
+        out.print(f"report written to {json_path}")
 
 
 def report_table(report: Report, run: "Run | None" = None) -> Any:

@@ -9,7 +9,7 @@ import typer
 from sandboxes.errors import UserError
 
 from agents.cli.common import (ApiBaseOption, JsonOption, MaxCallsOption, MaxCostOption, MaxTokensOption,
-                               ModelOption, cell_text, emit_report, report_table)
+                               ModelOption, cell_text, emit_report, make_console, report_table)
 from agents.cli.groups import runs_app
 from agents.runtime.launch import resume
 from agents.runtime.run import Run, list_run_ids
@@ -23,7 +23,6 @@ RunIdArgument = Annotated[str, typer.Argument(help="Run id, a unique prefix of o
 def list_runs(root: RootOption = None,
               limit: Annotated[int, typer.Option(help="Show the newest this many runs.")] = 20) -> None:
     """List runs, newest last: agent, status, steps, calls, cost, best result."""
-    from rich.console import Console
     from rich.table import Table
 
     ids = list_run_ids(root)[-limit:]
@@ -35,13 +34,12 @@ def list_runs(root: RootOption = None,
         info = summarize(Run.open(run_id, root))
         table.add_row(info["id"], info["agent"], info["status"], str(info["model"]), str(info["steps"]),
                       str(info["calls"]), f"{info['cost_usd']:.4f}", cell_text(info["best"]))
-    Console().print(table)
+    make_console().print(table)
 
 
 @runs_app.command("show")
 def show(run_id: RunIdArgument, root: RootOption = None) -> None:
     """Summarise one run: status, steps, cost, best result (and its report when it has one)."""
-    from rich.console import Console
     from rich.table import Table
 
     run = Run.open(run_id, root)
@@ -51,11 +49,11 @@ def show(run_id: RunIdArgument, root: RootOption = None) -> None:
         if key == "steps_by_node":
             value = ", ".join(f"{node} ×{count}" for node, count in value.items()) or "none"
         table.add_row(key, cell_text(value))
-    console = Console()
-    console.print(table)
+    out = make_console()
+    out.print(table)
     report = run.read_report()
     if report is not None:
-        console.print(report_table(report, run))
+        out.print(report_table(report, run))
 
 
 @runs_app.command("resume")

@@ -217,8 +217,15 @@ def _find_run_dir(base: Path, run_id: str) -> Path:
 
 
 def list_run_ids(root: str | Path | None = None) -> list[str]:
-    """Ids of the runs under ``root``, oldest first."""
+    """Ids of the runs under ``root``, oldest first (by creation time)."""
     base = runs_root(root)
     if not base.is_dir():
         return []
-    return sorted(p.name for p in base.iterdir() if (p / CONFIG_FILE).exists())
+    return [p.name for p in sorted((p for p in base.iterdir() if (p / CONFIG_FILE).exists()), key=_created)]
+
+
+def _created(run_dir: Path) -> tuple[float, str]:
+    try:
+        return float(json.loads((run_dir / CONFIG_FILE).read_text()).get("created", 0)), run_dir.name
+    except (OSError, ValueError):
+        return 0.0, run_dir.name

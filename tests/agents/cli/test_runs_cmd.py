@@ -1,0 +1,79 @@
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from agents.runtime.models.base import ChatResponse, ToolCall, Usage
+from agents.runtime.models.serialize import response_to_dict
+from agents.runtime.run import Run, list_run_ids
+
+REPO = Path(__file__).resolve().parents[3]
+# The real `agent` entry point, loading only the demo's commands so the child skips unrelated heavy imports.
+ONLY_DEMO_CLI = ("import sys; from agents.cli import app; app.COMMAND_MODULES[:] = ['agents.cli.demo_cmd']; "
+                 "app.main(sys.argv[1:])")
+
+
+def wait_for(predicate, timeout_s=90.0):
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.05)
+    raise AssertionError("timed out waiting")
+
+
+def newest_run_events(kind):
+    ids = list_run_ids()
+    return Run.open(ids[-1]).events(kind) if ids else []
+
+
+def recording_of_one_calculator_call(path: Path) -> Path:
+    """A session as `--record` writes it: the model answers with a calculator tool call."""
+    reply = ChatResponse(content="", tool_calls=[ToolCall("call_1", "calculator", {"expression": "17 * 23 + 4"})],
+                         usage=Usage(40, 12), cost_usd=0.0001, model="gpt-4o-mini")
+    path.write_text(json.dumps({"key": "unmatched", "request": {}, "response": response_to_dict(reply)}) + "\n")
+    return path
+
+
+def test_sigkill_mid_run_then_resume_finishes_without_repeating_steps(agent_cli, tmp_path):
+    recording = recording_of_one_calculator_call(tmp_path / "session.jsonl")
+    command = [sys.executable, "-c", ONLY_DEMO_CLI, "run", "demo", "--step-delay", "1.5",
+               "--model", f"replay:{recording}"]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        wait_for(lambda: any(e["node"] == "act" for e in newest_run_events("node.start")))
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=30)
+    finally:
+        process.kill()
+    run = Run.open("last")
+    assert run.status == "interrupted" and not (run.dir / "report.json").exists()
+
+    result = agent_cli("runs", "resume", run.id)
+    assert result.code == 0, result.err
+    events = run.events()
+    starts = [e["node"] for e in events if e["kind"] == "node.start"]
+    ends = [e["node"] for e in events if e["kind"] == "node.end"]
+    assert starts == ["plan", "act", "act"], "plan finished before the kill and is not run again"
+    assert ends == ["plan", "act"]
+    assert len(run.events("model.call")) == 1, "the model call of the finished step is not repeated"
+    assert run.events("graph.resume")[0]["pending"] == ["act"]
+    assert Run.open(run.id).status == "finished" and run.read_report().summary["answer"] == 395
+
+    again = agent_cli("runs", "resume", run.id)
+    assert again.code == 2 and "already finished" in again.err
+
+
+def test_list_and_show_summarise_runs(agent_cli):
+    assert agent_cli("run", "demo").code == 0
+    run = Run.open("last")
+    listing = agent_cli("runs", "list")
+    assert listing.code == 0 and run.id in listing.out and "finished" in listing.out
+    shown = agent_cli("runs", "show", run.id[:20])
+    assert shown.code == 0
+    for fragment in ("status", "finished", "steps", "plan ×1, act ×1", "cost_usd", "best", "395"):
+        assert fragment in shown.out

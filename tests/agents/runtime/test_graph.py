@@ -1,0 +1,74 @@
+import operator
+from typing import Annotated, TypedDict
+
+import pytest
+from langgraph.graph import END, START, StateGraph
+
+from sandboxes import telemetry
+
+from agents.runtime.graph import run_graph
+from agents.runtime.run import Run
+
+
+class State(TypedDict, total=False):
+    value: int
+    trail: Annotated[list, operator.add]
+
+
+def three_steps(calls: list[str], fail_at: str | None = None) -> StateGraph:
+    def step(name: str):
+        def node(state: State) -> State:
+            calls.append(name)
+            telemetry.emit("inside.node", node=name)
+            if name == fail_at:
+                raise RuntimeError(f"{name} failed")
+            return {"value": state["value"] + 1, "trail": [name]}
+        return node
+
+    builder = StateGraph(State)
+    for name in ("one", "two", "three"):
+        builder.add_node(name, step(name))
+    builder.add_edge(START, "one")
+    builder.add_edge("one", "two")
+    builder.add_edge("two", "three")
+    builder.add_edge("three", END)
+    return builder
+
+
+class Recorder:
+    def __init__(self):
+        self.updates = []
+
+    def update(self, **fields):
+        self.updates.append(fields)
+
+
+def test_runs_to_the_end_with_node_events_and_progress():
+    run, calls, progress = Run.create("g", {}), [], Recorder()
+    with run.active():
+        state = run_graph(three_steps(calls), run, {"value": 0, "trail": []}, progress=progress)
+    assert state == {"value": 3, "trail": ["one", "two", "three"]} and calls == ["one", "two", "three"]
+    ends = run.events("node.end")
+    assert [e["node"] for e in ends] == ["one", "two", "three"] and ends[0]["updated"] == ["trail", "value"]
+    assert len(run.events("inside.node")) == 3, "telemetry from inside nodes reaches the run"
+    assert [u["step"] for u in progress.updates] == [1, 2, 3]
+
+
+def test_resume_continues_after_the_last_finished_node():
+    run, calls = Run.create("g", {}), []
+    with pytest.raises(RuntimeError, match="two failed"):
+        run_graph(three_steps(calls, fail_at="two"), run, {"value": 0, "trail": []})
+    assert run.events("node.error")[0]["node"] == "two"
+    reopened, again = Run.open(run.id), []
+    state = run_graph(three_steps(again), reopened, {"value": 100, "trail": []})
+    assert again == ["two", "three"], "finished nodes are not run again"
+    assert state == {"value": 3, "trail": ["one", "two", "three"]}
+    assert reopened.events("graph.resume")[0]["pending"] == ["two"]
+
+
+def test_a_finished_graph_is_not_run_again():
+    run, calls = Run.create("g", {}), []
+    run_graph(three_steps(calls), run, {"value": 0, "trail": []})
+    state = run_graph(three_steps(calls), Run.open(run.id), {"value": 0, "trail": []})
+    assert calls == ["one", "two", "three"] and state["value"] == 3
+    assert len(run.events("graph.already_done")) == 1

@@ -1,0 +1,58 @@
+"""Shared fixtures: an isolated agent environment, the `agent` CLI in-process, a fake OpenAI server."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+import pytest
+
+from tests.fakes.openai_server import FakeOpenAIServer
+
+PROVIDER_KEYS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "OLLAMA_API_BASE")
+
+
+@pytest.fixture
+def isolated_agent_env(tmp_path, monkeypatch):
+    """Work in ``tmp_path``: runs and caches there, no AGENT_* settings, no provider keys, no agentkiln.toml."""
+    for name in list(os.environ):
+        if name.startswith("AGENT_") or name in PROVIDER_KEYS:
+            monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("AGENT_RUNS_DIR", str(tmp_path / "runs"))
+    monkeypatch.setenv("AGENT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    return tmp_path
+
+
+@dataclass
+class CliResult:
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def agent_cli(capsys) -> Callable[..., CliResult]:
+    """Run the `agent` CLI in this process: ``agent_cli("run", "demo")`` → exit code, stdout, stderr."""
+    from agents.cli.app import main
+
+    def invoke(*args: str) -> CliResult:
+        capsys.readouterr()
+        try:
+            main(list(args))
+            code = 0
+        except SystemExit as stop:
+            code = stop.code if isinstance(stop.code, int) else 1
+        captured = capsys.readouterr()
+        return CliResult(code, captured.out, captured.err)
+
+    return invoke
+
+
+@pytest.fixture
+def fake_openai() -> Iterator[FakeOpenAIServer]:
+    """A started fake OpenAI-compatible server; put replies in ``.replies``, read ``.requests``."""
+    with FakeOpenAIServer() as server:
+        yield server
