@@ -1,0 +1,30 @@
+"""`agent run pathwise` and `agent bench ahd` end to end in-process (offline policy, real sandbox)."""
+
+import json
+
+
+def test_run_pathwise_offline_writes_outputs_and_test_rows(pathwise_env, agent_cli):
+    result = agent_cli("run", "pathwise", "--problem", "kp_construct", "--budget", "3", "--initial-population",
+                       "1", "--model", "offline", "--json", "report.json")
+    assert result.code == 0, result.err
+    report = json.loads((pathwise_env / "report.json").read_text())
+    summary = report["summary"]
+    assert summary["policy"] == "offline policy: parameter/expression mutation"
+    assert summary["best_heuristic"].endswith("best_heuristic.py")
+    sizes = {(r["split"], r["size"]) for r in report["rows"] if "size" in r}
+    assert {("train", 50), ("test", 100), ("test", 500)} <= sizes
+    assert {r["method"] for r in report["rows"]} == {"best (pathwise)", "greedy_ratio"}
+
+
+def test_bench_ahd_baselines_rows(pathwise_env, agent_cli):
+    result = agent_cli("bench", "ahd", "--problem", "kp_construct", "--baselines", "--json", "b.json")
+    assert result.code == 0, result.err
+    rows = json.loads((pathwise_env / "b.json").read_text())["rows"]
+    assert [r["size"] for r in rows] == [50, 100, 200, 500]
+    assert all(r["method"] == "greedy_ratio" and r["gap_percent"] >= 0 for r in rows)
+
+
+def test_bench_ahd_needs_baselines_flag_and_a_known_problem(pathwise_env, agent_cli):
+    assert agent_cli("bench", "ahd", "--problem", "kp_construct").code == 2
+    bad = agent_cli("bench", "ahd", "--problem", "sudoku", "--baselines")
+    assert bad.code == 2 and "unknown AHD problem" in bad.err
