@@ -21,8 +21,8 @@ from dataclasses import asdict
 from sandboxes.monitor import run_monitored
 from sandboxes.workdir import collect_files, write_files
 
-WORK = "/work"
-SCRATCH = ("/work", "/tmp", "/dev/shm")
+WORK = os.environ.get("AGENTKILN_WORKDIR", "/work")
+SCRATCH = (WORK, "/tmp", "/dev/shm")
 CGROUP = "/sys/fs/cgroup"
 
 

@@ -72,6 +72,10 @@ class ContainerSpec:
         return cls(limits.memory_mb, limits.pids, limits.cpus, limits.disk_mb, limits.network, limits.gpu,
                    tuple(limits.extra_ro_paths))
 
+    @property
+    def workdir(self) -> str:
+        return hostfs.inside_workdir(self.extra_ro_paths)
+
 
 def _create_container(api, image: str, spec: ContainerSpec, host_toolchains: bool) -> str:
     """Create (not start) the hardened container through the engine API; return its id.
@@ -85,9 +89,10 @@ def _create_container(api, image: str, spec: ContainerSpec, host_toolchains: boo
     mounts = host_mounts(list(spec.extra_ro_paths), toolchains=host_toolchains)
     boot = f"import sys; sys.path.insert(0, {RUNNER_DIR!r}); from sandboxes.container_runner import main; main()"
     memory = f"{spec.memory_mb + RUNNER_MB}m"
+    work = spec.workdir
     host_config = api.create_host_config(
         network_mode="host" if spec.network else "none", read_only=True,
-        tmpfs={"/work": f"size={spec.disk_mb}m,uid={SANDBOX_UID},gid={SANDBOX_UID},mode=0755,exec",
+        tmpfs={work: f"size={spec.disk_mb}m,uid={SANDBOX_UID},gid={SANDBOX_UID},mode=0755,exec",
                "/tmp": f"size={spec.disk_mb}m,mode=1777,exec"},
         binds=mounts, mem_limit=memory, memswap_limit=memory,
         pids_limit=spec.pids + 2, nano_cpus=int(spec.cpus * 1e9), security_opt=["no-new-privileges"],
@@ -95,8 +100,9 @@ def _create_container(api, image: str, spec: ContainerSpec, host_toolchains: boo
         ulimits=[docker.types.Ulimit(name="nofile", soft=1024, hard=1024)],
         device_requests=[docker.types.DeviceRequest(count=-1, capabilities=[["gpu"]])] if spec.gpu else None)
     created = api.create_container(
-        image, command=[python, "-S", "-c", boot], user=f"{SANDBOX_UID}:{SANDBOX_UID}", working_dir="/work",
-        environment={"PATH": "/usr/bin:/bin", "HOME": "/work", "LANG": "C.UTF-8"}, hostname="sandbox",
+        image, command=[python, "-S", "-c", boot], user=f"{SANDBOX_UID}:{SANDBOX_UID}", working_dir=work,
+        environment={"PATH": "/usr/bin:/bin", "HOME": work, "LANG": "C.UTF-8", "AGENTKILN_WORKDIR": work},
+        hostname="sandbox",
         labels={LABEL: "1", OWNER_LABEL: owner_id()}, stdin_open=True, host_config=host_config)  # + StdinOnce
     return created["Id"]
 

@@ -59,7 +59,7 @@ class DockerSession:
         if self.container is None:
             raise RuntimeError("this sandbox session is closed")
         limits = limits or self.limits
-        job_env = sandbox_env(env, home="/work", path=hostfs.search_path(), threads=max(1, int(limits.cpus)))
+        job_env = sandbox_env(env, home=self.container.spec.workdir, path=hostfs.search_path(), threads=max(1, int(limits.cpus)))
         message = _job_message(argv, files or {}, job_env, limits, collect, self.container.reset_peak_memory())
         try:
             result = _result(self.container.request(message, limits.wall_s + ANSWER_GRACE_S))

@@ -16,6 +16,19 @@ ACCELERATOR_DEVICES = ("/dev/nvidia*", "/dev/nvidia-caps/*", "/dev/dri/*", "/dev
                        "/dev/devmm_svm", "/dev/hisi_hdc")
 
 
+WORKDIR_CANDIDATES = ("/work", "/sandbox-work", "/agentkiln-work")
+
+
+def inside_workdir(extra_ro_paths: list[str] | tuple[str, ...]) -> str:
+    """Where the work dir appears inside a sandbox: ``/work`` unless a read-only host path lives there
+    (e.g. a project checked out below /work), which the work dir must not hide."""
+    shown = [os.path.realpath(p) for p in extra_ro_paths] + python_dirs()
+    for candidate in WORKDIR_CANDIDATES:
+        if not any(p == candidate or p.startswith(candidate + "/") for p in shown):
+            return candidate
+    raise ValueError("no free place for the work dir inside the sandbox")
+
+
 def python_dirs() -> list[str]:
     """The running Python's installation (so ``python`` inside sees the same packages)."""
     return sorted({os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)})

@@ -20,7 +20,6 @@ from sandboxes.cgroups import Cgroup
 NOBODY = (65534, 65534)
 RUN_UID_BASE, RUN_UID_SPAN = 200_000, 60_000  # unused ids: each run gets its own, when we are root
 WRAPPER_PROCS = 3  # bwrap, its namespace init, slack
-INSIDE_WORKDIR = "/work"  # where bubblewrap shows the work dir (same as in the docker backend)
 
 
 @dataclass(frozen=True)
@@ -127,6 +126,7 @@ def bwrap_prefix(limits: Limits, workdir: str, env: Mapping[str, str]) -> list[s
             "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "sandbox"]
     if not limits.network:
         args.append("--unshare-net")
+    inside = hostfs.inside_workdir(limits.extra_ro_paths)
     for path in hostfs.readonly_dirs(limits.extra_ro_paths):
         args += ["--ro-bind", path, path]
     for path, target in hostfs.merged_usr_links():
@@ -136,7 +136,7 @@ def bwrap_prefix(limits: Limits, workdir: str, env: Mapping[str, str]) -> list[s
         for device in hostfs.accelerator_devices():
             args += ["--dev-bind", device, device]
     args += ["--proc", "/proc", "--size", str(limits.disk_mb * 1024 * 1024), "--tmpfs", "/tmp",
-             "--bind", workdir, INSIDE_WORKDIR, "--chdir", INSIDE_WORKDIR, "--clearenv"]
+             "--bind", workdir, inside, "--chdir", inside, "--clearenv"]
     for name, value in env.items():
         args += ["--setenv", name, value]
     return args + ["--remount-ro", "/", "--"]

@@ -72,7 +72,7 @@ class LocalSession:
              collect: Sequence[str] = ()) -> RunResult:
         limits = limits or self.limits
         workdir.write_files(self.workdir.path, files or {}, owner=self.workdir.owner)
-        inside = isolation.INSIDE_WORKDIR if self.sandbox.caps.bwrap else self.workdir.path
+        inside = hostfs.inside_workdir(limits.extra_ro_paths) if self.sandbox.caps.bwrap else self.workdir.path
         full_env = sandbox_env(env, home=inside, path=self.sandbox.search_path,
                                threads=max(1, int(limits.cpus)))
         cgroup = Cgroup.create(limits.memory_mb, limits.pids + isolation.WRAPPER_PROCS) if self.sandbox.caps.cgroups \

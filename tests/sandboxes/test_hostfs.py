@@ -3,6 +3,7 @@ import tempfile
 from pathlib import Path
 
 from sandboxes import hostfs
+from sandboxes.base import Limits
 
 
 def test_nested_paths_are_bound_once():
@@ -25,3 +26,16 @@ def test_blocking_ancestor():
 
 def test_search_path_starts_with_this_python():
     assert hostfs.search_path().split(":")[0].startswith(hostfs.python_dirs()[0])
+
+
+def test_work_dir_moves_aside_for_a_read_only_path_below_work():
+    assert hostfs.inside_workdir([]) == "/work"
+    assert hostfs.inside_workdir(["/work/main"]) != "/work"
+
+
+def test_project_folder_is_importable_and_not_hidden(any_sandbox):
+    project = str(Path(__file__).resolve().parents[2])
+    code = "import os, sandboxes.workdir as w; print(w.__file__); print(os.listdir('.'))"
+    result = any_sandbox.run(["python", "-c", code], limits=Limits(extra_ro_paths=[project]))
+    module_file, listing = result.stdout.splitlines()
+    assert module_file.startswith(project) and listing == "[]", result.stderr
