@@ -51,3 +51,26 @@ def bench_sae_l0(k_max: Annotated[int, typer.Option(help="Sweep k = 1..k_max.")]
                                     on_point=lambda p: print(f"k={p.k}: projection {p.projection:.4f}, "
                                                              f"recovery {p.recovery:.3f}", flush=True)),
            "SAE L0 selection on the toy model (50 correlated features in 100 dims)", json_path)
+
+
+@bench_app.command("graph-align")
+def bench_graph_align(models: Annotated[str, typer.Option(help="Comma-separated GNNs: gat, gin, gcn.")] = "gat,gin,gcn",
+                      noises: Annotated[str, typer.Option(help="Comma-separated noise levels.")] = "0,0.04,0.1,0.2,0.3",
+                      nodes: Annotated[int, typer.Option(help="Nodes per graph.")] = 100,
+                      degree: Annotated[float, typer.Option(help="Expected degree of the ER graphs.")] = 8.0,
+                      train_steps: Annotated[int, typer.Option(help="Training pairs per model and noise.")] = 300,
+                      test_pairs: Annotated[int, typer.Option(help="Test pairs per noise level.")] = 5,
+                      graph: Annotated[str, typer.Option(help="er, or a networkx graph: karate, les_miserables, "
+                                                              "florentine, davis.")] = "er",
+                      json_path: JsonOption = None) -> None:
+    """Rank siamese GNNs (and the Laplacian baseline) by Hungarian accuracy across noise levels."""
+    import torch
+
+    from benchmarks.graphalign.suite import SuiteConfig, run_suite
+
+    torch.set_num_threads(1)
+    config = SuiteConfig(models=tuple(m.strip() for m in models.split(",")),
+                         noises=tuple(float(x) for x in noises.split(",")), nodes=nodes, degree=degree,
+                         train_steps=train_steps, test_pairs=test_pairs, graph=graph)
+    _bench("bench-graph-align", config.__dict__, lambda out: run_suite(config),
+           f"Graph alignment ({graph}, {nodes} nodes, degree {degree})", json_path)
