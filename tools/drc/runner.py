@@ -66,12 +66,27 @@ class LayoutVerdict:
         return set(self.declared) | set(self.counts)
 
 
+@dataclass
+class RunnerStats:
+    """What the runner has spent so far: klayout processes, their CPU seconds and wall seconds."""
+
+    processes: int = 0
+    cpu_s: float = 0.0
+    wall_s: float = 0.0
+
+    def add(self, result: RunResult) -> None:
+        self.processes += 1
+        self.cpu_s += result.cpu_s
+        self.wall_s += result.wall_s
+
+
 class DrcRunner:
     """Runs decks over layouts through a sandbox, batching many jobs into one klayout process."""
 
     def __init__(self, sandbox: Sandbox | None = None, config: DrcRunnerConfig | None = None):
         self.config = config or DrcRunnerConfig()
         self._sandbox = sandbox
+        self.stats = RunnerStats()
 
     @property
     def sandbox(self) -> Sandbox:
@@ -108,6 +123,7 @@ class DrcRunner:
                             f'-r driver.rb -rd jobs=jobs.tsv -rd job_timeout={self.config.job_timeout_s}']
         started = time.perf_counter()
         result = self.sandbox.run(argv, files=files, limits=limits, collect=outputs)
+        self.stats.add(result)
         markers = _parse_markers(result.stdout)
         for position, job in enumerate(batch):
             if position in markers:
