@@ -10,7 +10,7 @@ import secrets
 import shutil
 import signal
 import subprocess
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Mapping
 
 from sandboxes import hostfs, linux
@@ -30,6 +30,8 @@ class HostCaps:
     unshare: bool
     root: bool
     cgroups: bool
+    private_mounts: bool = False
+    """Root may build a private mount namespace (needed to show e.g. /root/.pyenv to another uid)."""
 
     @property
     def mode(self) -> str:
@@ -43,7 +45,6 @@ class Plan:
     argv: list[str]
     env: dict[str, str]
     preexec: Callable[[], None]
-    protections: dict[str, object] = field(default_factory=dict)
 
 
 def _works(argv: list[str]) -> bool:
@@ -53,6 +54,16 @@ def _works(argv: list[str]) -> bool:
     try:
         return subprocess.run(argv, capture_output=True, timeout=10, preexec_fn=drop).returncode == 0
     except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def _private_mounts_work() -> bool:
+    if os.geteuid() != 0:
+        return False
+    try:
+        return subprocess.run(["/usr/bin/true"], preexec_fn=lambda: hostfs.expose_to_unprivileged([]),
+                              timeout=10).returncode == 0
+    except (OSError, subprocess.SubprocessError):
         return False
 
 
@@ -74,7 +85,17 @@ def probe() -> HostCaps:
     unshare = bool(shutil.which("unshare")) and _works(
         ["unshare", "--user", "--map-root-user", "--net", "--pid", "--fork", "--kill-child", "--mount-proc",
          "/usr/bin/true"])
-    return HostCaps(bwrap=bwrap, unshare=unshare, root=os.geteuid() == 0, cgroups=_cgroups_work())
+    return HostCaps(bwrap=bwrap, unshare=unshare, root=os.geteuid() == 0, cgroups=_cgroups_work(),
+                    private_mounts=_private_mounts_work())
+
+
+def run_as(caps: HostCaps, limits: Limits) -> tuple[int, int] | None:
+    """The uid/gid for a run: a fresh unprivileged one when we are root, unless the toolchain would then be
+    unreachable (it lies below a folder only root may enter and no private mount can expose it)."""
+    if not caps.root:
+        return None
+    hidden = hostfs.hidden_paths(hostfs.readonly_dirs(limits.extra_ro_paths))
+    return run_ids() if caps.private_mounts or not hidden else None
 
 
 def run_ids() -> tuple[int, int]:
@@ -104,7 +125,7 @@ def preexec_hook(caps: HostCaps, limits: Limits, cgroup: Cgroup | None,
                  ids: tuple[int, int] | None) -> Callable[[], None]:
     """The child-side set-up: join the cgroup, set rlimits, expose hidden toolchains, drop root."""
     rlimits = _rlimits(limits, caps)
-    hidden = hostfs.hidden_paths(hostfs.readonly_dirs(limits.extra_ro_paths)) if caps.root else []
+    hidden = hostfs.hidden_paths(hostfs.readonly_dirs(limits.extra_ro_paths)) if ids else []
 
     def setup() -> None:
         if cgroup is not None:
@@ -112,7 +133,7 @@ def preexec_hook(caps: HostCaps, limits: Limits, cgroup: Cgroup | None,
         for which, value in rlimits:
             hard = value + 1 if which == resource.RLIMIT_CPU else value
             resource.setrlimit(which, (value, hard))
-        if caps.root:
+        if ids is not None:
             if hidden:
                 hostfs.expose_to_unprivileged(hidden)
             _drop_privileges(ids)
@@ -150,16 +171,16 @@ def unshare_prefix(limits: Limits) -> list[str]:
     return args + ["--"]
 
 
-def protections(caps: HostCaps, limits: Limits, disk_capped: bool) -> dict[str, object]:
+def protections(caps: HostCaps, limits: Limits, disk_capped: bool, ids: tuple[int, int] | None) -> dict[str, object]:
     """A plain account of what this run is protected by."""
     namespaced = caps.mode != "none"
     return {
         "isolation": caps.mode,
         "network_off": namespaced and not limits.network,
         "pid_namespace": namespaced,
-        "read_only_host": "mount" if caps.bwrap else ("uid nobody" if caps.root else False),
+        "read_only_host": "mount" if caps.bwrap else ("other uid" if ids else False),
         "private_tmp": caps.bwrap,
-        "user": "a fresh unprivileged uid per run" if caps.root else f"uid {os.geteuid()}",
+        "user": "a fresh unprivileged uid per run" if ids else f"uid {os.geteuid()}",
         "memory_limit": "cgroup (tree, no swap)" if caps.cgroups else "RLIMIT_DATA (per process)",
         "pids_limit": "cgroup" if caps.cgroups else "RLIMIT_NPROC",
         "disk_limit": "tmpfs size cap" if disk_capped else "RLIMIT_FSIZE + polling",
@@ -171,9 +192,8 @@ def build_plan(caps: HostCaps, argv: list[str], limits: Limits, workdir: str, en
                cgroup: Cgroup | None, disk_capped: bool, ids: tuple[int, int] | None) -> Plan:
     """Wrap ``argv`` in the strongest isolation this host offers; ``ids`` is the uid/gid to run as (root only)."""
     hook = preexec_hook(caps, limits, cgroup, ids)
-    prot = protections(caps, limits, disk_capped)
     if caps.bwrap:
-        return Plan(bwrap_prefix(limits, workdir, env) + argv, {"PATH": env["PATH"]}, hook, prot)
+        return Plan(bwrap_prefix(limits, workdir, env) + argv, {"PATH": env["PATH"]}, hook)
     if caps.unshare:
-        return Plan(unshare_prefix(limits) + argv, env, hook, prot)
-    return Plan(list(argv), env, hook, prot)
+        return Plan(unshare_prefix(limits) + argv, env, hook)
+    return Plan(list(argv), env, hook)

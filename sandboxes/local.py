@@ -34,17 +34,18 @@ class _CgroupTree:
 class _WorkDir:
     """A work directory, a size-capped tmpfs when this process may mount one."""
 
-    def __init__(self, base: str, disk_mb: int, caps: isolation.HostCaps) -> None:
+    def __init__(self, base: str, disk_mb: int, owner: tuple[int, int] | None, root: bool) -> None:
         self.path = os.path.join(base, uuid.uuid4().hex[:12])
         os.mkdir(self.path, 0o755)
-        self.owner = isolation.run_ids() if caps.root else None
+        self.owner = owner
         self.capped = False
-        if self.owner:
+        if root:
             try:
-                linux.mount_tmpfs(self.path, disk_mb, *self.owner)
+                linux.mount_tmpfs(self.path, disk_mb, *(owner or (0, 0)))
                 self.capped = True
             except OSError:
-                os.chown(self.path, *self.owner)
+                if owner:
+                    os.chown(self.path, *owner)
         self.cap_bytes = disk_mb * 1024 * 1024
 
     def is_full(self) -> bool:
@@ -65,7 +66,8 @@ class LocalSession:
     def __init__(self, sandbox: "LocalSandbox", limits: Limits) -> None:
         self.sandbox = sandbox
         self.limits = limits
-        self.workdir = _WorkDir(sandbox.base_dir, limits.disk_mb, sandbox.caps)
+        self.workdir = _WorkDir(sandbox.base_dir, limits.disk_mb, isolation.run_as(sandbox.caps, limits),
+                                sandbox.caps.root)
 
     def exec(self, argv: Sequence[str], *, files: Mapping[str, bytes] | None = None,
              env: Mapping[str, str] | None = None, limits: Limits | None = None,
@@ -135,7 +137,9 @@ class LocalSandbox:
     @property
     def protections(self) -> dict[str, object]:
         """What a run with default limits is protected by on this host."""
-        return isolation.protections(self.caps, Limits(), disk_capped=self.caps.root)
+        limits = Limits()
+        ids = isolation.run_as(self.caps, limits)
+        return isolation.protections(self.caps, limits, disk_capped=self.caps.root, ids=ids)
 
     def run(self, argv: Sequence[str], *, files: Mapping[str, bytes] | None = None,
             env: Mapping[str, str] | None = None, limits: Limits | None = None,

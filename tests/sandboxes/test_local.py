@@ -78,3 +78,14 @@ def test_concurrent_runs_from_threads(local_sandbox):
     assert all(r.ok for r in results), [r.stderr for r in results if not r.ok]
     if probe().root:
         assert len({r.stdout for r in results}) > 1  # a fresh uid per run
+
+
+def test_root_without_private_mounts_keeps_the_toolchain_reachable():
+    caps = probe()
+    if not caps.root:
+        pytest.skip("only root drops privileges")
+    sandbox = LocalSandbox()
+    sandbox.caps = dataclasses.replace(caps, private_mounts=False)
+    result = sandbox.run(["python", "-c", "print('reachable')"], limits=SMALL)
+    assert result.stdout == "reachable\n", result.stderr
+    sandbox.close()
