@@ -14,6 +14,7 @@ from sandboxes.docker_engine import client
 from sandboxes.docker_image import ensure_image
 from sandboxes.docker_pool import WarmPool
 from sandboxes.envpolicy import sandbox_env
+from sandboxes.errors import UserError
 from sandboxes.monitor import Outcome
 from sandboxes.workdir import check_relative
 
@@ -105,7 +106,12 @@ class DockerSandbox:
                 "disk_limit": "tmpfs size cap", "environment": "allow-list", "docker_socket": "not mounted"}
 
     def take(self, spec: ContainerSpec) -> RunnerContainer:
-        return self.pool.acquire(spec) if self.warm else self.pool.new_container(spec)
+        import docker
+
+        try:
+            return self.pool.acquire(spec) if self.warm else self.pool.new_container(spec)
+        except (docker.errors.DockerException, OSError, ChannelClosed) as error:
+            raise UserError(f"the docker sandbox could not start a container: {error}") from error
 
     def give_back(self, container: RunnerContainer, healthy: bool) -> None:
         if self.warm:
