@@ -47,7 +47,8 @@ class EvoKernelConfig(Config):
     """Each memory item shown to the model is cut to this many characters."""
     stop_when_exhausted: bool = True
     """Offline policy: end a task early when every parameter neighbour of every start point was tried."""
-    evaluation: EvalConfig = Field(default_factory=EvalConfig)
-    """How the harness verifies and times each attempt (trials, timing budget, timeouts)."""
+    evaluation: EvalConfig | None = None
+    """How the harness verifies and times each attempt (None: the harness defaults, with the timing loop
+    cut to two trials on a simulated target, whose times are deterministic)."""
     seed: int = 0
     """Seed of the offline policy and of retrieval's epsilon-greedy draws (per task and attempt)."""

@@ -28,12 +28,23 @@ def make_target(name: str) -> Target:
         raise UserError(f"target '{name}' is not available in this installation: {error}") from error
 
 
+SIMULATED_TIMING = {"warmup": 0, "min_timed_trials": 2, "timed_trials": 2, "timing_budget_s": 0.0}
+
+
+def eval_config(target: Target, given: EvalConfig | None) -> EvalConfig:
+    """``given``, else the harness defaults (simulated targets: no warm-up, two timed trials; correctness
+    trials unchanged). Simulated cycle counts do not vary between calls, so more trials add nothing."""
+    if given is not None:
+        return given
+    return EvalConfig(**SIMULATED_TIMING) if target.simulated else EvalConfig()
+
+
 class KernelEnv:
     """Verifies candidate solutions through the harness; identical sources are verified once."""
 
-    def __init__(self, target: Target, eval_config: EvalConfig | None = None, sandbox: Any = None):
+    def __init__(self, target: Target, evaluation: EvalConfig | None = None, sandbox: Any = None):
         self.target = target
-        self.eval_config = eval_config or EvalConfig()
+        self.evaluation = evaluation or EvalConfig()
         self.sandbox = sandbox
         self._cache: dict[str, dict[str, Any]] = {}
         self._lock = threading.Lock()
@@ -52,7 +63,7 @@ class KernelEnv:
             cached = self._cache.get(key)
         if cached is not None:
             return {**cached, "cached": True}
-        result = evaluate(task, source, self.target, sandbox=self.sandbox, config=self.eval_config)
+        result = evaluate(task, source, self.target, sandbox=self.sandbox, config=self.evaluation)
         outcome = verdict(result)
         with self._lock:
             self._cache[key] = outcome

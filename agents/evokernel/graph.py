@@ -131,7 +131,8 @@ class EvoKernelAgent:
         if first:
             self.run.emit("evokernel.attempt", task=name, attempt=record["attempt"], stage=record["stage"],
                           status=record["status"], feasible=record["feasible"], latency_ms=record["latency_ms"],
-                          reward=record["reward"], applied_reward=record.get("applied_reward"))
+                          reward=record["reward"], applied_reward=record.get("applied_reward"),
+                          q_update=record.get("q_update"))
 
     def route(self, state: GraphState) -> str:
         active = any(is_active(t, self.config.budget) for t in state["tasks"].values())

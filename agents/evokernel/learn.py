@@ -52,6 +52,7 @@ def learn(kernel: KernelTask, task: dict[str, Any], context: dict[str, Any], rec
         updates = [QUpdate(record["stage"], context["signature"], ids)]
         popart = f"refine:{deps.config.target}" if record["stage"] == REFINE else None
         record["applied_reward"] = deps.memory.learn(key, updates, record["reward"], popart=popart)
+        record["q_update"] = {"stage": record["stage"], "signature": context["signature"], "ids": ids}
     return record
 
 

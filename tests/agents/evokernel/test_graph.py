@@ -1,0 +1,101 @@
+"""A scripted model drives the full draft -> refine loop on two tasks through the real harness and NPU."""
+
+import pytest
+
+from agents.evokernel.agent import AGENT_NAME, execute
+from agents.evokernel.config import EvoKernelConfig
+from agents.evokernel.prompts import SUMMARY_SYSTEM
+from agents.evokernel.templates import NpuTemplates
+from agents.runtime.launch import execute_run
+from agents.runtime.models.accounting import AccountedModel
+from agents.runtime.models.scripted import ScriptedModel
+from agents.runtime.registry import register_agent
+from agents.runtime.run import Run
+from benchmarks.kernels.tasks import load_tasks
+from memory.qmemory import PopArt, QMemory, QMemoryConfig, StateSignature
+
+ELEMENTWISE = {"TILE_LENGTH": 2048, "BUFFER_NUM": 1, "BLOCK_DIM": 1}
+REFINED = [{"TILE_LENGTH": 2048, "BUFFER_NUM": 2, "BLOCK_DIM": 1}, {"TILE_LENGTH": 2048, "BUFFER_NUM": 2, "BLOCK_DIM": 8}]
+
+
+class Author:
+    """Answers like a model would, keyed on the task in the prompt: relu's first draft is prose (twice,
+    so the re-ask fails too), every other draft is a template kernel, refinements raise buffers then cores."""
+
+    def __init__(self, tasks):
+        self.tasks = {t.name: t for t in tasks}
+        self.templates = NpuTemplates()
+        self.drafts = {name: 0 for name in self.tasks}
+        self.refines = {name: 0 for name in self.tasks}
+
+    def __call__(self, messages):
+        if messages[0]["content"] == SUMMARY_SYSTEM:
+            return "LESSON: single-buffered tiles of 2048 are safe for element-wise ops.\nPRACTICE: more buffers"
+        name = "relu" if "torch.relu" in messages[1]["content"] else "sigmoid"
+        if "## Start point" in messages[1]["content"]:
+            params = REFINED[min(self.refines[name], 1)]
+            self.refines[name] += 1
+        else:
+            self.drafts[name] += 1
+            if name == "relu" and self.drafts[name] <= 2:
+                return "I would tile the input and use the vector unit."
+            params = ELEMENTWISE
+        task = self.tasks[name]
+        return f"```python\n{self.templates.template_for(task).render(task, params)}```"
+
+
+@pytest.fixture
+def scripted_run(small_tasks, tmp_path):
+    register_agent(AGENT_NAME, execute)
+    config = EvoKernelConfig(target="npu", tasks=str(small_tasks), budget=3, workers=1,
+                             memory=str(tmp_path / "memory.sqlite"), qmemory=QMemoryConfig(embedding="hashed-tfidf"))
+    run = Run.create(AGENT_NAME, config, tmp_path / "runs")
+    author = Author(load_tasks(str(small_tasks)))
+    model = ScriptedModel([author] * 40)
+    report = execute_run(run, AccountedModel(model, run))
+    return run, report, config
+
+
+def test_scripted_draft_and_refine_on_two_tasks(scripted_run):
+    run, report, config = scripted_run
+    rows = {row["task"]: row for row in report.rows}
+    assert report.summary["correctness"] == 1.0 and report.summary["policy"] == "model: scripted"
+    assert rows["tasks/relu"]["first_feasible_attempt"] == 2 and rows["tasks/sigmoid"]["first_feasible_attempt"] == 1
+    attempts = run.events("evokernel.attempt")
+    assert sorted((e["task"], e["attempt"]) for e in attempts) == [
+        ("tasks/relu", 1), ("tasks/relu", 2), ("tasks/relu", 3),
+        ("tasks/sigmoid", 1), ("tasks/sigmoid", 2), ("tasks/sigmoid", 3)]
+    # the malformed reply was re-asked once, then became a failed attempt with feedback, not a crash
+    first = next(e for e in attempts if (e["task"], e["attempt"]) == ("tasks/relu", 1))
+    assert first["status"] == "parse_error" and first["reward"] == -1.0
+    assert len(run.events("model.parse_error")) == 2
+    assert "no code block defines" in (run.artifacts / "tasks_relu" / "attempt_001.py").read_text()
+    assert report.summary["median_speedup_over_first_draft"] >= 1.0
+    assert (run.artifacts / "learning_curve.png").exists()
+
+
+def test_q_values_after_known_rewards(scripted_run):
+    run, _, config = scripted_run
+    memory = QMemory(config.memory, config.qmemory)
+    # relu's second draft (after a parse error) saw the four round-1 entries, sigmoid's included: +1 each
+    relu_sig = StateSignature("npu", "elementwise", "draft", "2^14", "parse_error").key()
+    rows = memory.store.query("SELECT memory_id, q, visits FROM q_values WHERE stage = 'draft' AND signature = ?",
+                              (relu_sig,))
+    assert len(rows) == 4 and all(q == pytest.approx(0.3) and visits == 1 for _, q, visits in rows)
+    tasks_seen = {e.task for e in memory.store.get([r[0] for r in rows])}
+    assert tasks_seen == {"tasks/relu", "tasks/sigmoid"}  # cross-task reuse: sigmoid's experience on relu
+    # refine rewards are tanh(log b - log l), PopArt-normalised in the order they were learned
+    refine_events = sorted((e for e in run.events("evokernel.attempt") if e["stage"] == "refine"),
+                           key=lambda e: e["seq"])
+    stats = PopArt(beta=0.1, min_std=0.01)
+    for event in refine_events:
+        assert event["applied_reward"] == pytest.approx(stats.normalise(event["reward"]))
+    # replaying Q <- Q + 0.3 (r - Q) over the logged updates gives every stored Q-value exactly
+    expected: dict[tuple, float] = {}
+    for event in sorted(run.events("evokernel.attempt"), key=lambda e: e["seq"]):
+        update = event["q_update"]
+        for memory_id in dict.fromkeys(update["ids"]):
+            key = (update["stage"], update["signature"], memory_id)
+            expected[key] = expected.get(key, 0.0) + 0.3 * (event["applied_reward"] - expected.get(key, 0.0))
+    stored = {(s, g, i): q for s, g, i, q in memory.store.query("SELECT stage, signature, memory_id, q FROM q_values")}
+    assert stored == pytest.approx(expected) and len(stored) >= 6
