@@ -45,7 +45,7 @@ def evaluate(task: KernelTask, solution_source: str, target: Target, *, sandbox:
     if target.simulated:
         result.extras["simulated"] = True
     emit("kernel.evaluate", task=task.qualified_name, target=target.name, status=result.status.value,
-         speedup=result.speedup, seconds=round(result.seconds, 3))
+         speedup=result.speedup, seconds=round(result.seconds, 3), phases=result.phases)
     return result
 
 
@@ -83,7 +83,8 @@ def _from_runner(name: str, result: dict, target: Target) -> KernelResult:
         reference_ms=result.get("reference_ms"), runtime_spread_ms=result.get("runtime_spread_ms"),
         reference_spread_ms=result.get("reference_spread_ms"), trials=int(result.get("trials", 0)),
         timed_trials=int(result.get("timed_trials", 0)), flags=flags,
-        extras=target.row_extras(result.get("extras", {})), compiled=status is not Status.COMPILE_ERROR)
+        extras=target.row_extras(result.get("extras", {})), compiled=status is not Status.COMPILE_ERROR,
+        phases=dict(result.get("phases", {})))
 
 
 def evaluate_file(task: KernelTask, solution_path: str | Path, target: Target, **kwargs) -> KernelResult:

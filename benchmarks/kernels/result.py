@@ -49,6 +49,8 @@ class KernelResult:
     """True when every native build of the solution succeeded (or none was needed)."""
     seconds: float = 0.0
     """Wall time the whole evaluation took."""
+    phases: dict[str, float] = field(default_factory=dict)
+    """Seconds per runner phase (startup, load, correctness, timing), for throughput work."""
 
     @property
     def correct(self) -> bool:

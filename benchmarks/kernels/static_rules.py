@@ -149,9 +149,7 @@ def monkeypatch_rule(tree: ast.Module) -> list[Violation]:
     modules = set(module_aliases(tree))
     found = []
     for node in ast.walk(tree):
-        targets = node.targets if isinstance(node, ast.Assign) else (
-            [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else [])
-        for target in targets:
+        for target in _assign_targets(node):
             if isinstance(target, ast.Attribute) and _root_name(target) in modules:
                 found.append(Violation("monkeypatch", node.lineno, f"assigning {_dotted(target)!r} patches a library "
                                        "(timers, synchronize and comparisons are known targets)"))
@@ -166,19 +164,24 @@ def subclass_rule(tree: ast.Module) -> list[Violation]:
             for base in node.bases if _dotted(base).split(".")[-1] in {"Tensor", "FakeTensor"}]
 
 
+def _assign_targets(node: ast.AST) -> list[ast.AST]:
+    if isinstance(node, ast.Assign):
+        return list(node.targets)
+    return [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+
+
 def state_rule(tree: ast.Module) -> list[Violation]:
-    """No global/nonlocal state and no writes to ``self`` outside ``__init__`` (cached outputs)."""
+    """No global/nonlocal state, no writes to module-level objects or to ``self`` outside ``__init__``."""
     found = [Violation("stateful", node.lineno, "global/nonlocal state is not allowed (caching outputs is a known hack)")
              for node in ast.walk(tree) if isinstance(node, (ast.Global, ast.Nonlocal))]
+    module_names = {t.id for node in tree.body for t in _assign_targets(node) if isinstance(t, ast.Name)}
     for function in _walk_functions(tree):
-        if function.name == "__init__":
-            continue
+        owners = module_names | ({"self"} if function.name != "__init__" else set())
         for node in ast.walk(function):
-            targets = node.targets if isinstance(node, ast.Assign) else (
-                [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else [])
-            found += [Violation("stateful", node.lineno, f"{function.name} assigns {_dotted(t)}: storing state "
-                                "outside __init__ is not allowed (cached outputs are a known hack)")
-                      for t in targets if isinstance(t, (ast.Attribute, ast.Subscript)) and _root_name(t) == "self"]
+            found += [Violation("stateful", node.lineno, f"{function.name} assigns {ast.unparse(t)}: storing state "
+                                "across calls is not allowed (cached outputs are a known hack)")
+                      for t in _assign_targets(node)
+                      if isinstance(t, (ast.Attribute, ast.Subscript)) and _root_name(t) in owners]
     return found
 
 

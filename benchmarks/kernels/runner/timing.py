@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from benchmarks.kernels.runner.compare import mismatch, tolerance
+from benchmarks.kernels.runner.verdict import Verdict
 
 if TYPE_CHECKING:
     from benchmarks.kernels.runner.trusted import Runner, WorkerHandle
@@ -62,8 +63,6 @@ class TimingLoop:
         if mode == "simulated":
             simulated = reply.get("simulated") or {}
             if "runtime_ms" not in simulated:
-                from benchmarks.kernels.runner.trusted import Verdict
-
                 raise Verdict("crashed", f"{side}: simulated target returned no runtime_ms")
             self.simulated[side] = simulated
             return float(simulated["runtime_ms"])
@@ -76,8 +75,6 @@ class TimingLoop:
 
     def recheck(self, input_set: int, trial: int) -> None:
         """Compare the output of the timed call just made with the reference for its input set."""
-        from benchmarks.kernels.runner.trusted import Verdict
-
         what = f"timed trial {trial + 1}"
         reply = self.sides["solution"].request({"cmd": "save_last", "output": "timed_output.pt"}, what)
         output = self.runner.read_output(reply, "timed_output.pt", what)

@@ -9,6 +9,10 @@ and deletes before any untrusted code starts, so a fake score line cannot pass.
 
 from __future__ import annotations
 
+import time
+
+_BOOTED = time.perf_counter()  # before torch is imported: the phases below include its import
+
 import hashlib
 import hmac
 import json
@@ -16,7 +20,6 @@ import os
 import secrets
 import signal
 import sys
-import time
 from typing import Any
 
 import torch
@@ -24,17 +27,10 @@ import torch
 from benchmarks.kernels.runner.compare import mismatch, tolerance
 from benchmarks.kernels.runner.protocol import Channel, ChannelClosed, ChannelTimeout
 from benchmarks.kernels.runner.timing import TimingLoop
+from benchmarks.kernels.runner.verdict import Verdict
 from benchmarks.kernels.runner.worker import load_module, run_worker
 
 _perf_counter = time.perf_counter
-
-
-class Verdict(Exception):
-    """Ends the evaluation with a status and a reason."""
-
-    def __init__(self, status: str, reason: str, **fields: Any) -> None:
-        super().__init__(reason)
-        self.status, self.reason, self.fields = status, reason, fields
 
 
 class WorkerHandle:
@@ -133,6 +129,8 @@ class Runner:
     def __init__(self, config: dict[str, Any], workers: dict[str, WorkerHandle]) -> None:
         self.config = config
         self.workers = workers
+        self.phases: dict[str, float] = {}
+        self._last_lap = _BOOTED
         self.task = load_module("task.py", "task")
         if config.get("shapes") == "gpu":
             for name, value in dict(getattr(self.task, "GPU_SHAPES", {})).items():
@@ -210,15 +208,25 @@ class Runner:
 
     def evaluate(self) -> dict[str, Any]:
         """The whole evaluation as a result dict (status, reason, times, extras)."""
+        self.lap("startup_s")
         solution = self.start("solution")
+        self.lap("load_s")
         trials = self.check_correctness(solution)
-        result: dict[str, Any] = {"status": "correct", "reason": "", "trials": trials}
+        self.lap("correctness_s")
+        result: dict[str, Any] = {"status": "correct", "reason": "", "trials": trials, "phases": self.phases}
         if self.config["timing"] == "none":
             result["reason"] = self.config.get("not_timed_reason") or "not timed"
             return result
         loop = TimingLoop(self, solution, self.start("reference"))
         result.update(loop.measure())
+        self.lap("timing_s")
         return result
+
+    def lap(self, phase: str) -> None:
+        """Record the seconds since the previous lap (the first lap counts from interpreter start)."""
+        now = _perf_counter()
+        self.phases[phase] = round(now - self._last_lap, 3)
+        self._last_lap = now
 
 
 
@@ -244,10 +252,14 @@ def main() -> int:
     with open("nonce") as handle:
         nonce = handle.read().strip()
     os.unlink("nonce")
+    runner = None
     try:
-        result = Runner(config, workers).evaluate()
+        runner = Runner(config, workers)
+        result = runner.evaluate()
     except Verdict as verdict:
         result = {"status": verdict.status, "reason": verdict.reason, **verdict.fields}
+        if runner is not None:
+            result["phases"] = runner.phases
     finally:
         for worker in workers.values():
             worker.close()

@@ -16,7 +16,7 @@ GPU_SHAPES = {'batch_size': 32, 'in_channels': 64, 'out_channels': 128, 'height'
 class Model(nn.Module):
     """2-D convolution, 3x3 kernel, stride 1, padding 1, with bias."""
 
-    def __init__(self):
+    def __init__(self, in_channels: int, out_channels: int, kernel: int):
         super().__init__()
         self.conv = nn.Conv2d(in_channels, out_channels, kernel, padding=1)
 
@@ -29,4 +29,4 @@ def get_inputs():
 
 
 def get_init_inputs():
-    return []
+    return [in_channels, out_channels, kernel]

@@ -12,7 +12,7 @@ GPU_SHAPES = {'batch_size': 1024, 'features': 65536}
 class Model(nn.Module):
     """Per-channel bias add followed by ReLU."""
 
-    def __init__(self):
+    def __init__(self, features: int):
         super().__init__()
         self.bias = nn.Parameter(torch.randn(features))
 
@@ -25,4 +25,4 @@ def get_inputs():
 
 
 def get_init_inputs():
-    return []
+    return [features]

@@ -15,7 +15,7 @@ GPU_SHAPES = {'batch_size': 32, 'in_channels': 64, 'out_channels': 128, 'height'
 class Model(nn.Module):
     """Conv2d 3x3 (padding 1), ReLU, then 2x2 max pooling."""
 
-    def __init__(self):
+    def __init__(self, in_channels: int, out_channels: int):
         super().__init__()
         self.conv = nn.Conv2d(in_channels, out_channels, 3, padding=1)
 
@@ -28,4 +28,4 @@ def get_inputs():
 
 
 def get_init_inputs():
-    return []
+    return [in_channels, out_channels]

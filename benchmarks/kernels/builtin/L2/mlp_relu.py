@@ -14,7 +14,7 @@ GPU_SHAPES = {'batch_size': 8192, 'in_features': 2048, 'hidden': 8192, 'out_feat
 class Model(nn.Module):
     """Two-layer MLP: Linear, ReLU, Linear."""
 
-    def __init__(self):
+    def __init__(self, in_features: int, hidden: int, out_features: int):
         super().__init__()
         self.fc1 = nn.Linear(in_features, hidden)
         self.fc2 = nn.Linear(hidden, out_features)
@@ -28,4 +28,4 @@ def get_inputs():
 
 
 def get_init_inputs():
-    return []
+    return [in_features, hidden, out_features]

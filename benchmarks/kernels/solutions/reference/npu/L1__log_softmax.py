@@ -1,0 +1,118 @@
+"""log_softmax (softmax / log-softmax over the last dimension, two passes with online max) -- a kernel for the simulated NPU (sandboxes.targets.npu.lang)."""
+
+import math
+
+import torch
+import torch.nn as nn
+
+from sandboxes.targets.npu.lang import *
+TILE_LENGTH = 4096
+"""Elements of a row per chunk; rows longer than this take two passes (online max and sum)."""
+BUFFER_NUM = 2
+"""Buffers per queue: 2 overlaps loading, exp and storing."""
+BLOCK_DIM = 48
+"""Cores; rows are split over them."""
+LOG = True
+"""True for log-softmax."""
+
+
+class SoftmaxTiling(TilingData):
+    rows: int
+    cols: int
+    tile: int
+
+
+class SoftmaxKernel:
+    def __init__(self, x, y, tiling):
+        row0, self.nrows = BlockSpan(tiling.rows)
+        self.cols, self.tile = tiling.cols, min(tiling.tile, tiling.cols)
+        self.xGm, self.yGm = GlobalTensor(), GlobalTensor()
+        self.pipe = TPipe()
+        self.inQueue, self.outQueue = TQue(TPosition.VECIN), TQue(TPosition.VECOUT)
+        self.work = TBuf()
+        self.chunks = [(c, min(self.tile, self.cols - c)) for c in range(0, self.cols, self.tile)]
+        if self.nrows > 0:
+            self.xGm.SetGlobalBuffer(x[row0 * self.cols], self.nrows * self.cols)
+            self.yGm.SetGlobalBuffer(y[row0 * self.cols], self.nrows * self.cols)
+            self.padded = AlignedCount(self.tile, self.xGm.dtype)
+            nbytes = self.padded * sizeof(self.xGm.dtype)
+            self.pipe.InitBuffer(self.inQueue, BUFFER_NUM, nbytes)
+            self.pipe.InitBuffer(self.outQueue, BUFFER_NUM, nbytes)
+            self.pipe.InitBuffer(self.work, 2 * nbytes)
+
+    def Process(self):
+        for r in range(self.nrows):
+            row_max, row_sum = self.Statistics(self.xGm[r * self.cols])
+            if LOG:
+                shift, scale = -(row_max + ScalarLog(row_sum)), 1.0
+            else:
+                shift, scale = -row_max, 1.0 / row_sum
+            self.Normalise(self.xGm[r * self.cols], self.yGm[r * self.cols], shift, scale)
+
+    def Load(self, src, n):
+        x = self.inQueue.AllocTensor(self.xGm.dtype)
+        CopyIn(x, src, n)
+        self.inQueue.EnQue(x)
+        return self.inQueue.DeQue()
+
+    def Statistics(self, row):
+        """Pass 1: running max and sum of exp(x - max) over the chunks of one row."""
+        scratch = self.work.Get(self.xGm.dtype)
+        e, work = scratch, scratch[self.padded]
+        row_max, row_sum = -math.inf, 0.0
+        for start, n in self.chunks:
+            x = self.Load(row[start], n)
+            ReduceMax(work, x, work, n)
+            chunk_max = work.GetValue(0)
+            Adds(e, x, -chunk_max, n)
+            Exp(e, e, n)
+            ReduceSum(work, e, work, n)
+            chunk_sum = work.GetValue(0)
+            self.inQueue.FreeTensor(x)
+            new_max = max(row_max, chunk_max)
+            row_sum = row_sum * ScalarExp(row_max - new_max) + chunk_sum * ScalarExp(chunk_max - new_max)
+            row_max = new_max
+        return row_max, row_sum
+
+    def Normalise(self, row, out, shift, scale):
+        """Pass 2: y = exp(x + shift) * scale, or x + shift for log-softmax."""
+        for start, n in self.chunks:
+            x = self.Load(row[start], n)
+            y = self.outQueue.AllocTensor(self.xGm.dtype)
+            Adds(y, x, shift, n)
+            if not LOG:
+                Exp(y, y, n)
+                Muls(y, y, scale, n)
+            self.outQueue.EnQue(y)
+            self.inQueue.FreeTensor(x)
+            y = self.outQueue.DeQue()
+            CopyOut(out[start], y, n)
+            self.outQueue.FreeTensor(y)
+
+
+@kernel
+def softmax_kernel(x, y, tiling):
+    SoftmaxKernel(x, y, tiling).Process()
+
+
+def run_softmax(x):
+    """Host side: softmax over the last dimension of x."""
+    x = x.contiguous()
+    cols = x.shape[-1]
+    y = torch.empty_like(x)
+    launch(softmax_kernel, BLOCK_DIM, x, y, SoftmaxTiling(x.numel() // cols, cols, TILE_LENGTH))
+    return y
+
+
+batch_size = 64
+dim = 65536
+
+
+class ModelNew(nn.Module):
+    """log_softmax on the simulated NPU."""
+
+    def __init__(self):
+            super().__init__()
+
+    def forward(self, x):
+        return run_softmax(x)

@@ -1,0 +1,128 @@
+"""matmul (cube matmul (2-D, batched, transposed B, matrix-vector) with Nd2Nz tiles) -- a kernel for the simulated NPU (sandboxes.targets.npu.lang)."""
+
+import math
+
+import torch
+import torch.nn as nn
+
+from sandboxes.targets.npu.lang import *
+BASE_M = 128
+"""Rows of the output tile one core computes at a time."""
+BASE_N = 128
+"""Columns of the output tile."""
+BASE_K = 64
+"""Depth of one Mmad step (the tile length along K)."""
+BUFFER_NUM = 2
+"""Buffers of the A1/B1/A2/B2/CO1 queues: 2 overlaps the next loads with the current Mmad."""
+BLOCK_DIM = 24
+"""Cube cores; output tiles are dealt round-robin to them."""
+
+
+class MatmulTiling(TilingData):
+    batch: int
+    m: int
+    n: int
+    k: int
+    transpose_b: bool
+
+
+class MatmulKernel:
+    def __init__(self, a, b, c, tiling):
+        self.t = tiling
+        self.aGm, self.bGm, self.cGm = GlobalTensor(), GlobalTensor(), GlobalTensor()
+        self.aGm.SetGlobalBuffer(a)
+        self.bGm.SetGlobalBuffer(b)
+        self.cGm.SetGlobalBuffer(c)
+        self.dtype, self.acc = self.aGm.dtype, self.cGm.dtype
+        self.tiles_m, self.tiles_n = CeilDiv(tiling.m, BASE_M), CeilDiv(tiling.n, BASE_N)
+        self.pipe = TPipe()
+        self.a1, self.b1 = TQue(TPosition.A1), TQue(TPosition.B1)
+        self.a2, self.b2, self.co1 = TQue(TPosition.A2), TQue(TPosition.B2), TQue(TPosition.CO1)
+        size = sizeof(self.dtype)
+        self.pipe.InitBuffer(self.a1, BUFFER_NUM, AlignUp(BASE_M, 32) * AlignUp(BASE_K, 32) * size)
+        self.pipe.InitBuffer(self.b1, BUFFER_NUM, AlignUp(BASE_K, 32) * AlignUp(BASE_N, 32) * size)
+        self.pipe.InitBuffer(self.a2, BUFFER_NUM, AlignUp(BASE_M, 16) * AlignUp(BASE_K, 32) * size)
+        self.pipe.InitBuffer(self.b2, BUFFER_NUM, AlignUp(BASE_K, 32) * AlignUp(BASE_N, 16) * size)
+        self.pipe.InitBuffer(self.co1, BUFFER_NUM, AlignUp(BASE_M, 16) * AlignUp(BASE_N, 16) * 4)
+
+    def Process(self):
+        for tile in range(GetBlockIdx(), self.t.batch * self.tiles_m * self.tiles_n, GetBlockNum()):
+            self.ComputeTile(tile)
+
+    def ComputeTile(self, tile):
+        t = self.t
+        bi, rest = divmod(tile, self.tiles_m * self.tiles_n)
+        m0, n0 = (rest // self.tiles_n) * BASE_M, (rest % self.tiles_n) * BASE_N
+        mm, nn = min(BASE_M, t.m - m0), min(BASE_N, t.n - n0)
+        a_rows = self.aGm[bi * t.m * t.k + m0 * t.k]
+        b_base = self.bGm[bi * t.k * t.n]
+        c = self.co1.AllocTensor(self.acc)
+        for k0 in range(0, t.k, BASE_K):
+            kk = min(BASE_K, t.k - k0)
+            self.LoadA(a_rows[k0], mm, kk)
+            if t.transpose_b:
+                self.LoadB(b_base[n0 * t.k + k0], nn, kk, t.k)
+            else:
+                self.LoadB(b_base[k0 * t.n + n0], kk, nn, t.n)
+            a2, b2 = self.a2.DeQue(), self.b2.DeQue()
+            Mmad(c, a2, b2, MmadParams(mm, nn, kk, k0 == 0))
+            self.a2.FreeTensor(a2)
+            self.b2.FreeTensor(b2)
+        self.co1.EnQue(c)
+        c = self.co1.DeQue()
+        Fixpipe(self.cGm[bi * t.m * t.n + m0 * t.n + n0], c, FixpipeParams(mm, nn, t.n))
+        self.co1.FreeTensor(c)
+
+    def LoadA(self, src, mm, kk):
+        a1 = self.a1.AllocTensor(self.dtype)
+        DataCopy(a1, src, Nd2NzParams(1, mm, kk, 0, self.t.k, AlignUp(mm, 16), 1, 0))
+        self.a1.EnQue(a1)
+        a1, a2 = self.a1.DeQue(), self.a2.AllocTensor(self.dtype)
+        LoadData(a2, a1, LoadData2DParams(mm, kk))
+        self.a2.EnQue(a2)
+        self.a1.FreeTensor(a1)
+
+    def LoadB(self, src, rows, cols, pitch):
+        """B tile from GM: K x N rows, or N x K rows when B is given transposed."""
+        b1 = self.b1.AllocTensor(self.dtype)
+        DataCopy(b1, src, Nd2NzParams(1, rows, cols, 0, pitch, AlignUp(rows, 16), 1, 0))
+        self.b1.EnQue(b1)
+        b1, b2 = self.b1.DeQue(), self.b2.AllocTensor(self.dtype)
+        LoadData(b2, b1, LoadData2DParams(rows, cols, self.t.transpose_b))
+        self.b2.EnQue(b2)
+        self.b1.FreeTensor(b1)
+
+
+@kernel(core_type="AIC_ONLY")
+def matmul_kernel(a, b, c, tiling):
+    MatmulKernel(a, b, c, tiling).Process()
+
+
+def run_matmul(a, b, transpose_b=False):
+    """Host side: a @ b (or a @ b.T), 2-D or batched 3-D, or a matrix-vector product."""
+    vector = b.dim() == 1
+    b = b.reshape(-1, 1) if vector else b
+    a3 = (a if a.dim() == 3 else a.reshape(1, *a.shape)).contiguous()
+    b3 = (b if b.dim() == 3 else b.reshape(1, *b.shape)).contiguous()
+    batch, m, k = a3.shape
+    n = b3.shape[1] if transpose_b else b3.shape[2]
+    c = torch.empty(batch, m, n, dtype=torch.float32)
+    launch(matmul_kernel, BLOCK_DIM, a3, b3, c, MatmulTiling(batch, m, n, k, transpose_b))
+    if vector:
+        return c.reshape(m)
+    return c if a.dim() == 3 else c.reshape(m, n)
+
+
+M = 16384
+K = 64
+N = 256
+
+
+class ModelNew(nn.Module):
+    """matmul on the simulated NPU."""
+
+    def __init__(self):
+            super().__init__()
+
+    def forward(self, a, b):
+        return run_matmul(a, b, transpose_b=False)

@@ -1,0 +1,109 @@
+"""mean_rows (sum/mean/max/min over the last dimension, chunked rows) -- a kernel for the simulated NPU (sandboxes.targets.npu.lang)."""
+
+import math
+
+import torch
+import torch.nn as nn
+
+from sandboxes.targets.npu.lang import *
+TILE_LENGTH = 8192
+"""Elements of a row loaded per chunk."""
+BUFFER_NUM = 2
+"""Buffers of the input queue: 2 loads the next chunk while the current one is reduced."""
+BLOCK_DIM = 48
+"""Cores; rows are split over them."""
+REDUCE = "mean"
+"""sum, mean, max or min over the last dimension."""
+
+
+class RowTiling(TilingData):
+    rows: int
+    cols: int
+    tile: int
+
+
+class RowReduceKernel:
+    def __init__(self, x, y, tiling):
+        row0, self.nrows = BlockSpan(tiling.rows)
+        self.cols, self.tile = tiling.cols, min(tiling.tile, tiling.cols)
+        self.xGm, self.yGm = GlobalTensor(), GlobalTensor()
+        self.pipe = TPipe()
+        self.inQueue, self.outQueue = TQue(TPosition.VECIN), TQue(TPosition.VECOUT)
+        self.acc, self.work = TBuf(), TBuf()
+        if self.nrows > 0:
+            self.xGm.SetGlobalBuffer(x[row0 * self.cols], self.nrows * self.cols)
+            self.yGm.SetGlobalBuffer(y[row0], self.nrows)
+            size = sizeof(self.xGm.dtype)
+            self.pipe.InitBuffer(self.inQueue, BUFFER_NUM, AlignedCount(self.tile, self.xGm.dtype) * size)
+            self.pipe.InitBuffer(self.outQueue, 1, AlignedCount(self.nrows, self.xGm.dtype) * size)
+            self.pipe.InitBuffer(self.acc, AlignedCount(self.tile, self.xGm.dtype) * size)
+            self.pipe.InitBuffer(self.work, AlignedCount(self.tile, self.xGm.dtype) * size)
+
+    def Process(self):
+        if self.nrows == 0:
+            return
+        out = self.outQueue.AllocTensor(self.xGm.dtype)
+        for r in range(self.nrows):
+            out.SetValue(r, self.ReduceRow(self.xGm[r * self.cols]))
+        self.outQueue.EnQue(out)
+        out = self.outQueue.DeQue()
+        CopyOut(self.yGm, out, self.nrows)
+        self.outQueue.FreeTensor(out)
+
+    def ReduceRow(self, row):
+        dtype = self.xGm.dtype
+        acc, work = self.acc.Get(dtype), self.work.Get(dtype)
+        chunks = -(-self.cols // self.tile)
+        for c in range(chunks):
+            start = c * self.tile
+            n = min(self.tile, self.cols - start)
+            x = self.inQueue.AllocTensor(dtype)
+            CopyIn(x, row[start], n)
+            self.inQueue.EnQue(x)
+            x = self.inQueue.DeQue()
+            if c == 0:
+                DataCopy(acc, x, AlignedCount(n, dtype))
+            elif REDUCE in ("sum", "mean"):
+                Add(acc, acc, x, n)
+            elif REDUCE == "max":
+                Max(acc, acc, x, n)
+            else:
+                Min(acc, acc, x, n)
+            self.inQueue.FreeTensor(x)
+        width = min(self.tile, self.cols)
+        if REDUCE in ("sum", "mean"):
+            ReduceSum(acc, acc, work, width)
+        elif REDUCE == "max":
+            ReduceMax(acc, acc, work, width)
+        else:
+            ReduceMin(acc, acc, work, width)
+        value = acc.GetValue(0)
+        return value / self.cols if REDUCE == "mean" else value
+
+
+@kernel
+def row_reduce_kernel(x, y, tiling):
+    RowReduceKernel(x, y, tiling).Process()
+
+
+def run_row_reduce(x):
+    """Host side: reduce the last dimension of x."""
+    x = x.contiguous()
+    cols = x.shape[-1]
+    y = torch.empty(x.shape[:-1], dtype=x.dtype)
+    launch(row_reduce_kernel, BLOCK_DIM, x, y, RowTiling(x.numel() // cols, cols, TILE_LENGTH))
+    return y
+
+
+batch_size = 64
+dim = 65536
+
+
+class ModelNew(nn.Module):
+    """mean_rows on the simulated NPU."""
+
+    def __init__(self):
+            super().__init__()
+
+    def forward(self, x):
+        return run_row_reduce(x)

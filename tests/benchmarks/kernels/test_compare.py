@@ -1,0 +1,34 @@
+"""Tolerances by dtype and mismatch feedback."""
+
+import types
+
+import torch
+
+from benchmarks.kernels.runner.compare import mismatch, tolerance
+
+
+def test_tolerance_by_dtype_and_task_override():
+    assert tolerance(torch.float16) == (1e-2, 1e-2)
+    assert tolerance(torch.int64) == (0.0, 0.0)
+    assert tolerance(torch.float32, types.SimpleNamespace(ATOL=0.5)) == (0.5, 1e-3)
+
+
+def test_mismatch_reports_count_position_and_values():
+    expected = torch.zeros(4, 4)
+    output = expected.clone()
+    output[2, 1] = 1.0
+    text = mismatch(output, expected, 1e-3, 1e-3)
+    assert "1 of 16 elements differ" in text and "(2, 1)" in text and "got 1" in text
+
+
+def test_shape_dtype_and_exact_integer_checks():
+    assert "shape" in mismatch(torch.zeros(3), torch.zeros(4), 0, 0)
+    assert "dtype" in mismatch(torch.zeros(3, dtype=torch.float64), torch.zeros(3), 0, 0)
+    assert mismatch(torch.tensor([1, 2]), torch.tensor([1, 2]), 0, 0) == ""
+    assert mismatch(torch.tensor([1, 3]), torch.tensor([1, 2]), 0, 0) != ""
+
+
+def test_nan_in_output_is_a_mismatch_but_matching_nans_are_not():
+    assert mismatch(torch.tensor([float("nan")]), torch.tensor([0.0]), 1e-3, 1e-3) != ""
+    assert mismatch(torch.tensor([float("nan")]), torch.tensor([float("nan")]), 1e-3, 1e-3) == ""
+    assert mismatch(torch.tensor(2.0), torch.tensor(2.0005), 1e-3, 1e-3) == ""

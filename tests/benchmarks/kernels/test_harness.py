@@ -1,0 +1,81 @@
+"""End to end through the real sandbox: each verifier stage gives its status and actionable feedback."""
+
+import pytest
+
+from benchmarks.kernels.harness import evaluate
+from benchmarks.kernels.result import Status
+
+KERNEL = r'''
+import torch
+import torch.nn as nn
+from sandboxes.targets.native import load_cpp
+
+SOURCE = r"""
+#include <cstdint>
+extern "C" void relu_f32(float* out, const float* x, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) out[i] = %s;
+}
+"""
+lib = load_cpp("relu", SOURCE, {"relu_f32": ["tensor", "tensor", "int"]})
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty_like(x)
+        lib.relu_f32(out, x.contiguous(), x.numel())
+        return out
+'''
+CORRECT = KERNEL % "x[i] > 0.0f ? x[i] : 0.0f"
+
+
+def test_correct_kernel_is_timed_against_the_reference(tiny_relu, cpu_target, sandbox, quick):
+    result = evaluate(tiny_relu, CORRECT, cpu_target, sandbox=sandbox, config=quick)
+    assert result.status is Status.CORRECT, result.reason
+    assert result.trials == 5 and result.timed_trials >= 5
+    assert result.runtime_ms > 0 and result.reference_ms > 0 and result.speedup > 0
+    assert result.to_row()["speedup"] == pytest.approx(result.reference_ms / result.runtime_ms, rel=1e-3)
+
+
+def test_wrong_values_are_incorrect_with_location(tiny_relu, cpu_target, sandbox, quick):
+    result = evaluate(tiny_relu, KERNEL % "x[i] > 0.0f ? x[i] : 0.5f", cpu_target, sandbox=sandbox, config=quick)
+    assert result.status is Status.INCORRECT
+    assert "trial 1 of 5" in result.reason and "elements differ" in result.reason and "expected 0" in result.reason
+
+
+def test_compile_error_is_trimmed(tiny_relu, cpu_target, sandbox, quick):
+    result = evaluate(tiny_relu, KERNEL % "x[i] > 0.0f ? x[i] : zero_value", cpu_target, sandbox=sandbox, config=quick)
+    assert result.status is Status.COMPILE_ERROR and not result.compiled
+    assert "zero_value" in result.reason and "was not declared" in result.reason and len(result.reason) < 2600
+
+
+def test_exception_in_forward_is_a_crash_with_traceback(tiny_relu, cpu_target, sandbox, quick):
+    source = CORRECT.replace("out = torch.empty_like(x)", "out = torch.empty(3)")
+    result = evaluate(tiny_relu, source.replace("x.numel())", "x.numel(), 1)"), cpu_target, sandbox=sandbox,
+                      config=quick)
+    assert result.status is Status.CRASHED and "takes 3 arguments" in result.reason
+
+
+def test_hanging_kernel_times_out(tiny_relu, cpu_target, sandbox, quick):
+    hang = KERNEL % "x[i]; while (n > 0) { asm volatile(\"\"); }"
+    config = quick.model_copy(update={"call_timeout_s": 3.0})
+    result = evaluate(tiny_relu, hang, cpu_target, sandbox=sandbox, config=config)
+    assert result.status is Status.TIMEOUT and "within 3 s" in result.reason
+
+
+def test_runtime_defences_hold_without_static_checks(tiny_relu, cpu_target, sandbox, quick):
+    """With the AST stage off, the trusted runner still catches cached outputs and fake tensors."""
+    config = quick.model_copy(update={"static_checks": False})
+    cached = CORRECT.replace("class ModelNew", "MEMO = []\n\n\nclass ModelNew").replace(
+        "        out = torch.empty_like(x)\n", "        if MEMO:\n            return MEMO[0]\n"
+                                              "        out = torch.empty_like(x)\n        MEMO.append(out)\n")
+    result = evaluate(tiny_relu, cached, cpu_target, sandbox=sandbox, config=config)
+    assert result.status is Status.REJECTED and "cached result" in result.reason
+    subclass = CORRECT.replace("        return out", "        return out.as_subclass(Fake)").replace(
+        "class ModelNew", "class Fake(torch.Tensor):\n    pass\n\n\nclass ModelNew")
+    result = evaluate(tiny_relu, subclass, cpu_target, sandbox=sandbox, config=config)
+    assert result.status is Status.REJECTED and "plain materialised torch.Tensor" in result.reason
+    exits = CORRECT.replace("        out = torch.empty_like(x)\n", "        import os\n        os._exit(0)\n")
+    result = evaluate(tiny_relu, exits, cpu_target, sandbox=sandbox, config=config)
+    assert result.status is Status.CRASHED and "exit code 0" in result.reason
+    printer = CORRECT.replace("class ModelNew", 'print("AKRESULT 0 {}")\n\n\nclass ModelNew')
+    assert evaluate(tiny_relu, printer, cpu_target, sandbox=sandbox, config=config).status is Status.CORRECT

@@ -1,0 +1,32 @@
+"""Only a verdict signed with this run's nonce counts."""
+
+import json
+
+from benchmarks.kernels.runner.launch import EvalConfig, parse_verdict
+from benchmarks.kernels.runner.trusted import sign
+from sandboxes.base import RunResult
+
+
+def line(nonce, payload):
+    text = json.dumps(payload)
+    return f"AKRESULT {sign(nonce, text)} {text}"
+
+
+def test_signed_line_is_accepted_and_forged_lines_ignored():
+    forged = 'AKRESULT 0000 {"status": "correct", "runtime_ms": 0.001}'
+    stdout = "\n".join([forged, line("n1", {"status": "incorrect", "reason": "trial 1"})])
+    assert parse_verdict(RunResult(0, stdout, ""), "n1", EvalConfig())["status"] == "incorrect"
+
+
+def test_two_signed_verdicts_mean_tampering():
+    stdout = "\n".join([line("n", {"status": "correct"}), line("n", {"status": "correct"})])
+    assert parse_verdict(RunResult(0, stdout, ""), "n", EvalConfig())["status"] == "rejected"
+
+
+def test_no_verdict_becomes_timeout_oom_or_crash():
+    config = EvalConfig(timeout_s=7)
+    assert parse_verdict(RunResult(-9, "", "", timed_out=True), "n", config)["reason"].endswith("7 s wall-clock limit")
+    assert parse_verdict(RunResult(-9, "", "", oom_killed=True), "n", config)["status"] == "crashed"
+    crash = parse_verdict(RunResult(1, "", "Traceback: boom"), "n", config)
+    assert crash["status"] == "crashed" and "boom" in crash["reason"]
+    assert parse_verdict(RunResult(0, line("other", {"status": "correct"}), ""), "n", config)["status"] == "crashed"

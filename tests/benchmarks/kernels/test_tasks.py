@@ -1,0 +1,61 @@
+"""KernelBench-format tasks: the built-in suites, selection and validation."""
+
+import types
+
+import pytest
+import torch
+
+from benchmarks.kernels.tasks import builtin_task_names, load_task, load_tasks
+from sandboxes.errors import UserError
+
+
+def test_builtin_suites_are_large_enough():
+    assert len(builtin_task_names("L1")) >= 30
+    assert len(builtin_task_names("L2")) >= 15
+
+
+def test_selection_by_name_and_pattern():
+    assert [t.name for t in load_tasks("builtin:L1:relu,softmax")] == ["relu", "softmax"]
+    assert {t.name for t in load_tasks("builtin:L1:*_rows")} >= {"sum_rows", "max_rows", "mean_rows"}
+    assert {t.level for t in load_tasks("builtin:L1:relu+builtin:L2:silu_mul")} == {"L1", "L2"}
+    assert len(load_tasks("builtin")) == len(builtin_task_names("L1")) + len(builtin_task_names("L2"))
+
+
+def test_unknown_names_and_levels_are_user_errors():
+    with pytest.raises(UserError, match="no task named nosuch"):
+        load_tasks("builtin:L1:nosuch")
+    with pytest.raises(UserError, match="unknown built-in level"):
+        load_tasks("builtin:L9")
+    with pytest.raises(UserError, match="does not exist"):
+        load_tasks("/no/such/folder")
+
+
+def test_folder_of_tasks_like_a_kernelbench_checkout(tmp_path):
+    level = tmp_path / "level1"
+    level.mkdir()
+    for name in ("1_Square_matmul", "2_ReLU"):
+        (level / f"{name}.py").write_text(load_tasks("builtin:L1:relu")[0].source)
+    tasks = load_tasks(str(level))
+    assert [t.name for t in tasks] == ["1_Square_matmul", "2_ReLU"] and tasks[0].level == "level1"
+    assert [t.name for t in load_tasks(f"{level}::2_*")] == ["2_ReLU"]
+
+
+def test_malformed_task_names_what_is_missing(tmp_path):
+    (tmp_path / "bad.py").write_text("import torch\nclass Model: pass\n")
+    with pytest.raises(UserError, match="missing get_inputs, get_init_inputs"):
+        load_task(tmp_path / "bad.py")
+    (tmp_path / "broken.py").write_text("def (:\n")
+    with pytest.raises(UserError, match="not valid Python"):
+        load_task(tmp_path / "broken.py")
+
+
+def test_every_builtin_task_runs_and_gpu_shapes_name_real_constants():
+    torch.set_num_threads(1)
+    for task in load_tasks("builtin"):
+        module = types.ModuleType(task.name)
+        exec(compile(task.source, str(task.path), "exec"), module.__dict__)
+        assert set(module.GPU_SHAPES) <= set(vars(module)), task.name
+        with torch.no_grad():
+            output = module.Model(*module.get_init_inputs())(*module.get_inputs())
+        assert isinstance(output, torch.Tensor) and torch.isfinite(output.float()).all(), task.name
+        assert task.description

@@ -1,0 +1,48 @@
+"""Compiling in the sandbox: trimmed errors, flag allow-list, and the cache in front of g++."""
+
+from sandboxes.targets.base import ExtensionSpec
+from sandboxes.targets.compile import CachedBuilder, check_flags, trim_compiler_errors
+
+GOOD = 'extern "C" void twice(float* out, const float* x, long n) { for (long i = 0; i < n; ++i) out[i] = 2 * x[i]; }'
+BAD = 'extern "C" void twice(float* out) { out[0] = undefined_name; }'
+
+
+def spec(source: str) -> ExtensionSpec:
+    return ExtensionSpec(kind="cpp", name="twice", cpp_sources=(source,), functions=("twice",),
+                         options={"functions": {"twice": ["tensor", "tensor", "int"]}})
+
+
+def test_trim_keeps_error_lines_and_drops_paths():
+    noise = "\n".join(f"In file included from /usr/include/c++/12/bits/x{i}.h:1," for i in range(50))
+    text = noise + "\n/tmp/work/build/kernel.cpp:3:5: error: 'foo' was not declared in this scope\n    3 | foo();\n"
+    trimmed = trim_compiler_errors(text)
+    assert "kernel.cpp:3:5: error: 'foo' was not declared" in trimmed
+    assert "/tmp/work" not in trimmed and "bits/x1.h" not in trimmed
+
+
+def test_trim_caps_length():
+    assert len(trim_compiler_errors("error: x\n" * 2000, max_chars=300)) < 350
+
+
+def test_flag_allow_list():
+    assert check_flags(ExtensionSpec(kind="cpp", name="a", extra_cflags=("-O3", "-fopenmp", "-march=native"))) == ""
+    assert "not allowed" in check_flags(ExtensionSpec(kind="cpp", name="a", extra_cflags=("-o/etc/passwd",)))
+    assert "not allowed" in check_flags(ExtensionSpec(kind="cpp", name="a", extra_ldflags=("@/etc/shadow",)))
+
+
+def test_build_in_sandbox_then_from_cache(sandbox, fresh_cache):
+    builder = CachedBuilder("cpu", ["g++"], fresh_cache)
+    first = builder.build(spec(GOOD), sandbox)
+    assert first.ok and not first.cached, first.error
+    second = builder.build(spec(GOOD), sandbox)
+    assert second.ok and second.cached
+    digest = spec(GOOD).digest(builder.salt)
+    assert (fresh_cache.root / digest / "lib.so").read_bytes()[:4] == b"\x7fELF"
+
+
+def test_compile_error_is_trimmed_and_cached(sandbox, fresh_cache):
+    builder = CachedBuilder("cpu", ["g++"], fresh_cache)
+    outcome = builder.build(spec(BAD), sandbox)
+    assert not outcome.ok
+    assert "undefined_name" in outcome.error and "was not declared" in outcome.error
+    assert builder.build(spec(BAD), sandbox).cached
