@@ -19,6 +19,7 @@ COMMAND_MODULES = [
     "agents.cli.run_pathwise",
     "agents.cli.demo_cmd",
     "agents.cli.runs_cmd",
+    "agents.cli.doctor_cmd",
     "agents.cli.run_evokernel",
     "agents.cli.bench_repo",
 ]

@@ -1,0 +1,42 @@
+"""`agent doctor`: report what this machine can do (sandboxes, toolchains, model providers)."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import typer
+
+from agents.cli.common import make_console
+from agents.cli.groups import app
+
+
+@app.command("doctor")
+def doctor(as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")] = False,
+           selftest: Annotated[bool, typer.Option("--selftest/--no-selftest",
+                                                  help="Run the sandbox selftest (adversarial suite).")] = True) -> None:
+    """Check Docker, bubblewrap, g++, nvcc, a GPU, the Triton interpreter, KLayout and model credentials."""
+    from agents.runtime.doctor import diagnose
+
+    report = diagnose(selftest=selftest)
+    if as_json:
+        typer.echo(json.dumps(report, indent=2))
+        return
+    out = make_console()
+    out.print(_table("sandboxes", report["sandboxes"]))
+    out.print(_table("toolchains", report["toolchains"]))
+    models = report["models"]
+    out.print(_table("model providers (credentials)", models["providers"]))
+    default = models["default_model"]
+    out.print(f"default model: {default['detail']} (from {default['source']}); config file: {models['config_file']}; "
+              f"litellm {models['litellm']}")
+
+
+def _table(title: str, checks: dict[str, Any]) -> Any:
+    from rich.table import Table
+
+    table = Table(title=title, show_header=False)
+    for name, check in checks.items():
+        mark = "[green]yes[/green]" if check["ok"] else "[red]no[/red]"
+        table.add_row(name, mark, check["detail"])
+    return table
