@@ -15,7 +15,7 @@ from sandboxes.telemetry import emit
 
 from agents.rpg.build import BuildStats, EncodeConfig, Lifter, install_file, package_dirs, parse_listing
 from agents.rpg.parse import module_name
-from agents.rpg.resolve import Resolver
+from agents.rpg.resolve import Resolver, bindings
 from agents.rpg.source import SUBMODULE_MODE, Skipped, git, list_commit, read_commit, resolve_commit
 from memory.rpg.graph import RPG, EdgeKind, NodeKind
 
@@ -46,20 +46,36 @@ def evolve(rpg: RPG, repo: str, new: str, lifter: Lifter, config: EncodeConfig |
     changed |= _moved_modules(rpg, package_dirs(all_paths))
     listing = read_commit(repo, new_commit, changed)
     stats.skipped += listing.skipped
+    incoming = _incoming_edges(rpg, changed)
     previous = _forget_files(rpg, changed)
     parsed = parse_listing(listing, all_paths, config, stats)
-    touched_modules = {facts.module for facts in parsed} | {p["module"] for p in previous.values()}
     new_units = _install(rpg, parsed, previous, lifter, stats)
+    _restore(rpg, incoming)
     lifter.lift_units(rpg, new_units)
     _replace_drifted(rpg, [f.path for f in parsed], previous, lifter)
     rpg.prune_empty_hierarchy()
-    affected = {f.path for f in parsed} | _consulting(rpg, touched_modules)
+    keys, wildcards = _changed_lookups(rpg, parsed, previous)
+    affected = {f.path for f in parsed} | _consulting(rpg, keys, wildcards)
     Resolver(rpg).resolve_files(sorted(affected))
     rpg.commit = new_commit
     stats.files, stats.resolved_files = len(parsed), len(affected)
     stats.seconds = time.perf_counter() - started
     emit("rpg.evolved", old=old_commit, new=new_commit, **stats.summary())
     return stats
+
+
+def _incoming_edges(rpg: RPG, paths: set[str]) -> list[tuple[str, str, EdgeKind]]:
+    """Dependency edges into the changed files' units from elsewhere (kept unless re-resolved)."""
+    inside = {n for p in paths if p in rpg for n in [p, *rpg.descendants(p)]}
+    return [(source, target, EdgeKind(key)) for target in inside
+            for source, _, key in rpg.graph.in_edges(target, keys=True)
+            if source not in inside and key != EdgeKind.CONTAINS.value]
+
+
+def _restore(rpg: RPG, edges: list[tuple[str, str, EdgeKind]]) -> None:
+    for source, target, kind in edges:
+        if source in rpg and target in rpg:
+            rpg.link(source, target, kind)
 
 
 def _forget_files(rpg: RPG, paths: set[str]) -> dict[str, dict]:
@@ -71,7 +87,7 @@ def _forget_files(rpg: RPG, paths: set[str]) -> dict[str, dict]:
             continue
         units = {uid: (rpg.node(uid).ast_hash, rpg.node(uid).features) for uid in rpg.descendants(path)}
         previous[path] = {"module": node.extra["module"], "summary": node.summary, "units": units,
-                          "parent": rpg.parent(path), "features": node.features}
+                          "parent": rpg.parent(path), "bindings": bindings(rpg, path)}
         rpg.remove(path)
     return previous
 
@@ -109,6 +125,33 @@ def _moved_modules(rpg: RPG, packages: set[str]) -> set[str]:
     return {n.path for n in rpg.nodes(NodeKind.FILE) if module_name(n.path, packages) != n.extra["module"]}
 
 
-def _consulting(rpg: RPG, modules: set[str]) -> set[str]:
-    """Files whose last resolution looked at any of ``modules``."""
-    return {n.id for n in rpg.nodes(NodeKind.FILE) if modules.intersection(n.extra.get("consults", ()))}
+def _changed_lookups(rpg: RPG, parsed: list, previous: dict[str, dict]) -> tuple[set[str], set[str]]:
+    """``module:name`` lookups whose answer may have changed, and modules where any lookup may have.
+
+    A modified module changes the names whose binding differs (all of them if its star imports
+    changed). An added, deleted or moved module changes every lookup in it, and its name in its
+    parent package.
+    """
+    keys: set[str] = set()
+    wildcards: set[str] = set()
+    new_modules = {facts.path: facts.module for facts in parsed}
+    for path in set(new_modules) | set(previous):
+        old_module = previous.get(path, {}).get("module")
+        new_module = new_modules.get(path)
+        if old_module is not None and old_module == new_module:
+            before, after = previous[path]["bindings"], bindings(rpg, path)
+            if before.get("*") != after.get("*"):
+                wildcards.add(new_module)
+            keys |= {f"{new_module}:{name}" for name in set(before) | set(after) if before.get(name) != after.get(name)}
+            continue
+        for module in filter(None, (old_module, new_module)):
+            wildcards.add(module)
+            parent, _, last = module.rpartition(".")
+            keys.add(f"{parent}:{last}")
+    return keys, wildcards
+
+
+def _consulting(rpg: RPG, keys: set[str], wildcards: set[str]) -> set[str]:
+    """Files whose last resolution made any of these lookups."""
+    return {n.id for n in rpg.nodes(NodeKind.FILE)
+            if any(c in keys or c.split(":", 1)[0] in wildcards for c in n.extra.get("consults", ()))}

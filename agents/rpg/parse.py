@@ -12,6 +12,9 @@ import hashlib
 from dataclasses import dataclass, field
 
 
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
 @dataclass
 class Unit:
     """A class, function or method with its location and raw facts."""
@@ -76,9 +79,18 @@ def dotted(expr: ast.AST) -> str:
     return ""
 
 
-def normalised_hash(node: ast.AST) -> str:
-    """Hash of the AST without positions, so moving code does not count as changing it."""
-    return hashlib.sha1(ast.dump(node, annotate_fields=False, include_attributes=False).encode()).hexdigest()[:16]
+def shallow_hash(node: ast.AST, child_hashes: list[str]) -> str:
+    """Hash of a unit's AST without positions; nested units enter through their own hashes, so
+    each node is dumped once and moving code does not count as changing it."""
+    body = getattr(node, "body", None)
+    if body is not None:
+        node.body = [statement for statement in body if not isinstance(statement, _DEFS)]
+    try:
+        text = ast.dump(node, annotate_fields=False, include_attributes=False)
+    finally:
+        if body is not None:
+            node.body = body
+    return hashlib.sha1("|".join([text, *child_hashes]).encode()).hexdigest()[:16]
 
 
 def _doc_line(node: ast.AST) -> str:
@@ -107,37 +119,42 @@ class _FactVisitor:
 
     def visit_body(self, body: list[ast.stmt], prefix: str, owner: Unit | None, in_class: bool = False) -> None:
         for statement in body:
-            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if isinstance(statement, _DEFS):
                 self._unit(statement, prefix, in_class)
             else:
-                for child in ast.walk(statement):
-                    if isinstance(child, (ast.Import, ast.ImportFrom)):
-                        self._import(child)
-                self._collect_calls(statement, owner)
+                self._collect(statement, owner)
 
     def _unit(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, prefix: str, in_class: bool) -> None:
         is_class = isinstance(node, ast.ClassDef)
         kind = "class" if is_class else ("method" if in_class else "function")
         start = min([node.lineno] + [d.lineno for d in node.decorator_list])
         unit = Unit(prefix + node.name, kind, start, node.end_lineno or node.lineno, _signature(node),
-                    _doc_line(node), normalised_hash(node))
+                    _doc_line(node), "")
         self.facts.units.append(unit)
+        first_child = len(self.facts.units)
         for decorator in node.decorator_list:
-            self._collect_calls(decorator, unit)
+            self._collect(decorator, unit)
         if is_class:
             unit.bases = [d for d in (dotted(b) for b in node.bases) if d]
         else:
             for default in node.args.defaults + [d for d in node.args.kw_defaults if d]:
-                self._collect_calls(default, unit)
+                self._collect(default, unit)
         self.visit_body(node.body, prefix + node.name + ".", unit, in_class=is_class)
+        children = [u.ast_hash for u in self.facts.units[first_child:] if u.qualname.count(".") == unit.qualname.count(".") + 1]
+        unit.ast_hash = shallow_hash(node, children)
 
-    def _collect_calls(self, node: ast.AST, owner: Unit | None) -> None:
+    def _collect(self, node: ast.AST, owner: Unit | None) -> None:
+        """Record the calls (for ``owner``, or the module) and the imports found under ``node``."""
         target = owner.calls if owner else self.facts.calls
+        seen = set(target)
         for child in ast.walk(node):
             if isinstance(child, ast.Call):
                 name = dotted(child.func)
-                if name and name != "super" and name not in target:
+                if name and name != "super" and name not in seen:
+                    seen.add(name)
                     target.append(name)
+            elif isinstance(child, (ast.Import, ast.ImportFrom)):
+                self._import(child)
 
     def _import(self, node: ast.Import | ast.ImportFrom) -> None:
         if isinstance(node, ast.Import):

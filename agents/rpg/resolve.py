@@ -2,9 +2,9 @@
 
 Names resolve through the module's own definitions, its imports (aliases and re-exports are
 followed from module to module), star imports and sub-modules; ``self.``/``cls.`` and ``super()``
-resolve through the enclosing class and its bases. Every module consulted along the way, found or
-not, is recorded on the file node as ``consults`` so that an incremental update knows exactly which
-files' edges a change can affect.
+resolve through the enclosing class and its bases. Every (module, name) lookup made along the way,
+found or not, is recorded on the file node as ``consults`` (``"module:name"``, ``"module:"`` for the
+module itself) so that an incremental update knows exactly which files' edges a change can affect.
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ class Resolver:
         return self._in_module(module, [head, *rest], consulted, 0)
 
     def _in_module(self, module: str, parts: list[str], consulted: set[str], depth: int) -> str | None:
-        consulted.add(module)
+        consulted.add(f"{module}:{parts[0] if parts else ''}")
         file_id = self.index.modules.get(module)
         if file_id is None or depth > MAX_DEPTH:
             return None
@@ -97,7 +97,6 @@ class Resolver:
         if imported:
             return self._imported(imported[0], imported[1], rest, consulted, depth + 1)
         submodule = f"{module}.{head}" if module else head
-        consulted.add(submodule)
         if submodule in self.index.modules:
             return self._in_module(submodule, rest, consulted, depth + 1)
         for star in self.rpg.node(file_id).extra["stars"]:
@@ -149,3 +148,24 @@ class Resolver:
                 return parent
             parent = self.rpg.parent(parent)
         return None
+
+
+def bindings(rpg: RPG, file_id: str) -> dict[str, str]:
+    """What each top-level name of a module resolves to, as comparable text (``*`` holds star imports).
+
+    A class's text covers its members and bases all the way down, since lookups descend into them.
+    """
+    table: dict[str, str] = {}
+    for child in rpg.children(file_id):
+        node = rpg.node(child)
+        table[node.name] = "|".join(_unit_text(rpg, c) for c in [child, *rpg.descendants(child)])
+    file_node = rpg.node(file_id)
+    for local, module, symbol in file_node.extra["imports"]:
+        table.setdefault(local, f"import {module}:{symbol}")
+    table["*"] = ",".join(file_node.extra["stars"])
+    return table
+
+
+def _unit_text(rpg: RPG, node_id: str) -> str:
+    node = rpg.node(node_id)
+    return f"{node.id}/{node.kind.value}/{','.join(node.extra.get('bases', []))}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter, defaultdict
@@ -18,11 +19,15 @@ def tokenize(text: str) -> list[str]:
     """Lower-cased identifier parts plus whole identifiers, without stop words."""
     tokens: list[str] = []
     for word in _WORD.findall(text):
-        parts = [p.lower() for chunk in word.split("_") for p in _CAMEL.findall(chunk)]
-        if len(parts) > 1:
-            tokens.append(word.lower())
-        tokens.extend(parts)
-    return [t for t in tokens if t not in STOPWORDS and len(t) > 1]
+        tokens.extend(_word_tokens(word))
+    return tokens
+
+
+@functools.lru_cache(maxsize=200_000)
+def _word_tokens(word: str) -> tuple[str, ...]:
+    parts = [p.lower() for chunk in word.split("_") for p in _CAMEL.findall(chunk)]
+    tokens = ([word.lower()] if len(parts) > 1 else []) + parts
+    return tuple(t for t in tokens if t not in STOPWORDS and len(t) > 1)
 
 
 class BM25:

@@ -19,29 +19,36 @@ def trigrams(text: str) -> set[str]:
 
 
 class FuzzyIndex:
-    """Trigram (Dice) similarity between a query and each node's feature phrases and name."""
+    """Trigram (Dice) similarity between a query and each node's feature phrases and name.
 
-    def __init__(self) -> None:
-        self._postings: dict[str, set[tuple[str, int]]] = defaultdict(set)
-        self._sizes: dict[tuple[str, int], int] = {}
+    Candidates come from the query's rarest trigrams (common ones like " ha" in "handle" would
+    touch every node); each candidate is then scored exactly against all its trigrams.
+    """
+
+    def __init__(self, max_candidates: int = 3000):
+        self.max_candidates = max_candidates
+        self._postings: dict[str, list[int]] = defaultdict(list)
+        self._phrases: list[tuple[str, frozenset[str]]] = []
 
     def add(self, node_id: str, phrases: list[str]) -> None:
-        for number, phrase in enumerate(phrases):
-            grams = trigrams(phrase)
-            self._sizes[(node_id, number)] = len(grams)
+        for phrase in dict.fromkeys(phrases):
+            grams = frozenset(trigrams(phrase))
             for gram in grams:
-                self._postings[gram].add((node_id, number))
+                self._postings[gram].append(len(self._phrases))
+            self._phrases.append((node_id, grams))
 
     def scores(self, query: str) -> dict[str, float]:
         """Best Dice coefficient per node over its phrases."""
         grams = trigrams(query)
-        shared: dict[tuple[str, int], int] = defaultdict(int)
-        for gram in grams:
-            for key in self._postings.get(gram, ()):
-                shared[key] += 1
+        candidates: set[int] = set()
+        for gram in sorted(grams, key=lambda g: len(self._postings.get(g, ()))):
+            if len(candidates) >= self.max_candidates:
+                break
+            candidates.update(self._postings.get(gram, ()))
         best: dict[str, float] = {}
-        for (node_id, number), count in shared.items():
-            value = 2 * count / (len(grams) + self._sizes[(node_id, number)])
+        for number in candidates:
+            node_id, phrase_grams = self._phrases[number]
+            value = 2 * len(grams & phrase_grams) / (len(grams) + len(phrase_grams))
             if value > best.get(node_id, 0.0):
                 best[node_id] = value
         return best
