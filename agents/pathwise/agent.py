@@ -22,8 +22,9 @@ def execute(run, model: ChatModel | None, sandbox=None) -> Report:
     roles = LLMRoles(model) if model is not None else OfflineRoles()
     ctx = SearchContext(config, roles, run.dir, sandbox=sandbox)
     builder = search.build(ctx) if config.method == "pathwise" else baselines.build(ctx, config.method)
-    with Progress(f"{config.method} {config.problem}", total=config.budget) as progress:
-        state = run_graph(builder, run, {}, progress=progress)
+    with Progress(f"{config.method} {config.problem} evaluations", total=config.budget) as progress:
+        ctx.progress, ctx.totals = progress, run.totals
+        state = run_graph(builder, run, {})
     return finish(ctx, run, state, roles.name)
 
 

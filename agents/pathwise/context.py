@@ -79,6 +79,15 @@ class SearchContext:
         self.evaluator = Evaluator(self.problem, "train", evaluator_config, sandbox=sandbox)
         self.store = GraphStore(workdir / "entailment.sqlite")
         self.graph: EntailmentGraph = self.store.load()
+        self.progress = None
+        self.totals = None
+
+    def show_progress(self, evaluations: int) -> None:
+        """Evaluations used, the best gap so far and the model cost on the run's progress display, if any."""
+        if self.progress is not None:
+            best = self.graph.best()
+            cost = self.totals.as_dict().get("cost_usd") if self.totals is not None else None
+            self.progress.update(step=evaluations, best=f"{best.score:.4f}%" if best else None, cost=cost)
 
     def rng(self, *position: int) -> random.Random:
         """A random stream fixed by the run seed and a search position (resume-stable)."""
@@ -123,6 +132,7 @@ class SearchContext:
         return self.place(batch)
 
     def best_history_point(self, evaluations: int) -> list[float]:
+        self.show_progress(evaluations)
         best = self.graph.best()
         return [evaluations, best.score if best else float("nan")]
 

@@ -8,6 +8,7 @@ failed :class:`Evaluation` with a readable message.
 
 from __future__ import annotations
 
+import contextvars
 import json
 import math
 import sys
@@ -99,8 +100,9 @@ class Evaluator:
         """Score several candidates in parallel; identical codes are evaluated once."""
         unique = list(dict.fromkeys(codes))
         _ = self.sandbox, self.instance_sets  # resolve once, before the worker threads start
+        context = contextvars.copy_context()  # worker threads report events to the caller's run
         with ThreadPoolExecutor(max_workers=max(1, self.config.workers)) as pool:
-            results = dict(zip(unique, pool.map(self.evaluate, unique)))
+            results = dict(zip(unique, pool.map(lambda code: context.copy().run(self.evaluate, code), unique)))
         return [results[code] for code in codes]
 
     def _evaluate_uncached(self, code: str) -> Evaluation:

@@ -27,13 +27,18 @@ class CachedReference(Problem):
     def compute_reference(self, instances: InstanceSet, index: int) -> float:
         raise NotImplementedError
 
-    def ensure_reference(self, instances: InstanceSet, log: Callable[[str], None] = lambda _: None) -> None:
+    def ensure_reference(self, instances: InstanceSet, log: Callable[[str], None] = lambda _: None,
+                         improve: bool = False) -> None:
+        """Compute missing references; with ``improve``, recompute and keep the better of old and new."""
         key = self.reference_key(instances)
-        stored = references._stored().get(key)
-        if stored is not None and len(stored["values"]) >= instances.count:
+        stored = (references._stored().get(key) or {}).get("values", [])
+        if len(stored) >= instances.count and not improve:
             return
         values = []
         for index in range(instances.count):
-            values.append(self.compute_reference(instances, index))
-            log(f"{key} [{index + 1}/{instances.count}] {values[-1]:.6f}")
+            value = self.compute_reference(instances, index)
+            if index < len(stored):
+                value = min(value, stored[index]) if self.minimize else max(value, stored[index])
+            values.append(value)
+            log(f"{key} [{index + 1}/{instances.count}] {value:.6f}")
         references.store(key, values, self.reference_method)

@@ -42,6 +42,7 @@ def test_graph_holds_nodes_edges_rationales_and_parent_summaries(searched):
     assert report.summary["evaluations"] == CONFIG.budget
     assert report.summary["policy"].startswith("llm")
     assert report.summary["calls"] == len(model.calls)
+    assert len(run.events("ahd.evaluation")) >= 10, "evaluations in worker threads reach the run's events"
     for name in ("graph_json", "graph_graphml", "graph_picture", "convergence_plot", "best_heuristic"):
         assert (run.artifacts / report.summary[name].rsplit("/", 1)[-1]).exists()
 
