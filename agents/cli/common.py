@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 
 ModelOption = Annotated[Optional[str], typer.Option(
     "--model", help="Model: provider/name (openai/gpt-4o-mini, anthropic/..., ollama/...), replay:FILE, "
-                    "scripted:FILE or offline. Default: $AGENT_MODEL, [run] model, a provider key, else offline.")]
+                    "scripted:FILE or offline. Default: $AGENT_MODEL, then run.model in agentkiln.toml, then a provider "
+                    "key, else the agent's offline policy.")]
 ApiBaseOption = Annotated[Optional[str], typer.Option(
     "--api-base", help="Base URL of an OpenAI-compatible or provider endpoint.")]
 RecordOption = Annotated[Optional[str], typer.Option(

@@ -49,6 +49,14 @@ class ModelReplyError(Exception):
     """A reply that could not be used (did not parse even after one re-ask)."""
 
 
+def deliver_text(response: ChatResponse, options: dict[str, Any]) -> ChatResponse:
+    """For models that cannot stream: hand the whole text to ``options["on_token"]`` when one is given."""
+    on_token = options.get("on_token")
+    if on_token is not None and response.content:
+        on_token(response.content)
+    return response
+
+
 class ModelUnavailable(UserError):
     """The model could not be reached even after retrying (rate limits, timeouts, 5xx)."""
 
@@ -60,5 +68,10 @@ class ChatModel(Protocol):
 
     def complete(self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None,
                  **options: Any) -> ChatResponse:
-        """Return the next assistant reply for OpenAI-format ``messages`` and tool schemas."""
+        """Return the next assistant reply for OpenAI-format ``messages`` and tool schemas.
+
+        ``options`` may carry sampling settings (``temperature``, ``max_tokens``, ...) and
+        ``on_token``: a callable that receives the reply's text as it arrives (models that cannot
+        stream call it once with the whole text).
+        """
         ...

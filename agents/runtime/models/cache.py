@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from agents.runtime.models.base import ChatModel, ChatResponse, Usage
+from agents.runtime.models.base import ChatModel, ChatResponse, Usage, deliver_text
 from agents.runtime.models.serialize import request_dict, request_key, response_from_dict, response_to_dict
 
 CACHE_DIR_ENV = "AGENT_CACHE_DIR"
@@ -33,7 +33,7 @@ class CachedModel:
         if path.exists():
             response = response_from_dict(json.loads(path.read_text()))
             response.usage, response.cost_usd, response.latency_s, response.cached = Usage(), 0.0, 0.0, True
-            return response
+            return deliver_text(response, options)
         response = self.model.complete(messages, tools=tools, **options)
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary = path.with_suffix(".tmp")

@@ -10,7 +10,7 @@ from typing import Any
 from sandboxes.errors import UserError
 from sandboxes.telemetry import emit
 
-from agents.runtime.models.base import ChatModel, ChatResponse
+from agents.runtime.models.base import ChatModel, ChatResponse, deliver_text
 from agents.runtime.models.serialize import request_dict, request_key, response_from_dict, response_to_dict
 
 
@@ -51,7 +51,7 @@ class ReplayModel:
         with self._lock:
             index = self._pick(key)
             self._served[index] = True
-        return response_from_dict(self._records[index]["response"])
+        return deliver_text(response_from_dict(self._records[index]["response"]), options)
 
     def _pick(self, key: str) -> int:
         unserved = [i for i, done in enumerate(self._served) if not done]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Union
 
-from agents.runtime.models.base import ChatResponse, ToolCall, Usage
+from agents.runtime.models.base import ChatResponse, ToolCall, Usage, deliver_text
 
 Reply = Union[str, ChatResponse, dict, Callable[[list[dict[str, Any]]], Union[str, ChatResponse]]]
 
@@ -35,7 +35,7 @@ class ScriptedModel:
         prompt_chars = sum(len(str(m.get("content") or "")) for m in messages)
         response.usage = Usage(prompt_chars // 4 + 1, len(response.content) // 4 + 1)
         response.model = self.name
-        return response
+        return deliver_text(response, options)
 
     @property
     def remaining(self) -> int:

@@ -52,3 +52,11 @@ def test_missing_or_broken_recordings_are_user_errors(tmp_path):
     broken.write_text('{"response": {"content": "ok"}}\nnot json\n')
     with pytest.raises(UserError, match="line 2 is not a recorded call"):
         ReplayModel(broken)
+
+
+def test_replay_hands_the_whole_text_to_a_streaming_caller(tmp_path):
+    path = tmp_path / "session.jsonl"
+    record(path)
+    pieces = []
+    assert ReplayModel(path).complete(FIRST, on_token=pieces.append).content == "one"
+    assert pieces == ["one"]
