@@ -18,6 +18,7 @@ DTYPES: dict[str, np.dtype] = {
 }
 ALIASES = {"half": "float16", "fp16": "float16", "float": "float32", "fp32": "float32",
            "bf16": "bfloat16", "int": "int32"}
+_NAMES = {value: key for key, value in DTYPES.items()}
 FLOATS = frozenset({"float16", "float32", "bfloat16"})
 
 
@@ -25,6 +26,8 @@ def dtype_name(dtype: object) -> str:
     """Canonical name of a dtype given as a name, a numpy dtype or a torch dtype."""
     if dtype in DTYPES:
         return dtype
+    if isinstance(dtype, np.dtype) and dtype in _NAMES:
+        return _NAMES[dtype]
     if isinstance(dtype, str):
         name = ALIASES.get(dtype, dtype)
     else:

@@ -5,6 +5,8 @@ framework would run it on the chip."""
 from __future__ import annotations
 
 import functools
+import hashlib
+import sys
 import types
 from dataclasses import dataclass
 from operator import attrgetter
@@ -30,7 +32,9 @@ class EagerRun:
 
 @functools.lru_cache(maxsize=64)
 def _kernel_module(source: str) -> types.ModuleType:
-    module = types.ModuleType("npu_eager_op")
+    name = f"npu_eager_op_{hashlib.sha256(source.encode()).hexdigest()[:12]}"
+    module = types.ModuleType(name)
+    sys.modules[name] = module  # dataclasses (the tiling struct) look their module up here
     exec(compile(source, "<npu template>", "exec"), module.__dict__)
     return module
 

@@ -17,14 +17,15 @@ import torch
 from torch.utils.flop_counter import FlopCounterMode
 
 from sandboxes.targets.base import RuntimeHooks
-from sandboxes.targets.npu.chip import load_chip
+from sandboxes.targets.npu.chip import ChipConfig
 from sandboxes.targets.npu.eager import run_eager
 from sandboxes.targets.npu.errors import NpuKernelError
 from sandboxes.targets.npu.launch import capture
 from sandboxes.targets.npu.profile import Profile
 from sandboxes.targets.npu.roofline import roofline_cycles
 
-CHIP_ENV = "AGENT_NPU_CHIP"
+CHIP_ENV = "AGENT_NPU_CHIP_JSON"
+"""The chip config as JSON: workers import a snapshot of our .py files only, so no TOML travels."""
 
 
 class NoKernelLaunched(RuntimeError):
@@ -37,7 +38,8 @@ class NpuHooks(RuntimeHooks):
     device = "cpu"
 
     def __init__(self) -> None:
-        self.chip = load_chip(os.environ.get(CHIP_ENV) or None)
+        chip_json = os.environ.get(CHIP_ENV)
+        self.chip = ChipConfig.model_validate_json(chip_json) if chip_json else ChipConfig()
         self._flops: float | None = None
         self._eager: dict[tuple, dict[str, Any]] = {}
 

@@ -71,12 +71,13 @@ def launch(kernel_fn: Callable, block_dim: int, *args, chip: ChipConfig | None =
     active = min(block_dim, cores)
     core_ends = [0.0] * cores
     results = []
-    for block in range(block_dim):
-        core = CoreContext(chip, block, block_dim, kernel_type, chip.hbm_bytes_per_cycle / active,
-                           CoreTimeline(chip.scalar_issue_cycles, trace))
-        _run_block(kernel_fn, core, _device_args(args))
-        core_ends[block % cores] += core.timeline.end
-        results.append(core)
+    with threadpool_limits(1, "blas"):  # small per-instruction matmuls: threads only add contention
+        for block in range(block_dim):
+            core = CoreContext(chip, block, block_dim, kernel_type, chip.hbm_bytes_per_cycle / active,
+                               CoreTimeline(chip.scalar_issue_cycles, trace))
+            _run_block(kernel_fn, core, _device_args(args))
+            core_ends[block % cores] += core.timeline.end
+            results.append(core)
     profile = _combine(kernel_fn.__name__, chip, block_dim, active, max(core_ends), results)
     captured = _CAPTURE.get()
     if captured is not None:
@@ -99,8 +100,7 @@ def _device_args(args) -> list:
 def _run_block(kernel_fn: Callable, core: CoreContext, args: list) -> None:
     token = enter_core(core)
     try:
-        with threadpool_limits(1, "blas"):  # small per-instruction matmuls: threads only add contention
-            kernel_fn(*args)
+        kernel_fn(*args)
     except NpuKernelError as error:
         raise type(error)(f"block {core.block_idx}: {error}") from error
     finally:
@@ -118,7 +118,7 @@ def _combine(name: str, chip: ChipConfig, block_dim: int, active: int, makespan:
         bandwidth_floor_cycles=floor, launch_cycles=chip.launch_overhead_cycles,
         busy={p: sum(c.timeline.busy[p] for c in cores) for p in PIPES},
         gm_read_bytes=gm_read, gm_write_bytes=gm_write, local_bytes=sum(c.local_bytes for c in cores),
-        instructions=sum(c.timeline.instructions for c in cores),
+        instructions=sum(c.timeline.instructions for c in cores), hbm_bytes_per_cycle=chip.hbm_bytes_per_cycle,
         events=[c.timeline.events for c in cores] if cores and cores[0].timeline.trace else [])
 
 

@@ -25,6 +25,7 @@ class LaunchProfile:
     gm_write_bytes: int
     local_bytes: int
     instructions: int
+    hbm_bytes_per_cycle: float = 0.0
     events: list[list[Event]] = field(default_factory=list)
 
     @property
@@ -56,10 +57,19 @@ class Profile:
         window = sum(p.window for p in self.launches) or 1.0
         return {pipe: sum(p.busy[pipe] for p in self.launches) / window for pipe in PIPES}
 
+    def gm_utilisation(self) -> float:
+        """Fraction of the chip's GM bandwidth used over the compute part of the launches."""
+        capacity = sum(p.hbm_bytes_per_cycle * (p.cycles - p.launch_cycles) for p in self.launches)
+        return self.gm_bytes() / capacity if capacity else 0.0
+
     @property
     def bottleneck(self) -> str:
+        """The busiest pipe, or ``GM bandwidth`` when the shared global memory is busier than any pipe."""
+        if not self.launches:
+            return "none"
         busy = self.pipe_busy()
-        return max(busy, key=busy.get) if self.launches else "none"
+        pipe = max(busy, key=busy.get)
+        return "GM bandwidth" if self.gm_utilisation() >= busy[pipe] else pipe
 
     def gm_bytes(self) -> int:
         return sum(p.gm_read_bytes + p.gm_write_bytes for p in self.launches)
@@ -74,6 +84,7 @@ class Profile:
             "block_dim": [p.block_dim for p in self.launches],
             "pipe_busy": {k: round(v, 4) for k, v in self.pipe_busy().items()},
             "bottleneck": self.bottleneck,
+            "gm_bandwidth_utilisation": round(self.gm_utilisation(), 4),
             "gm_bytes_read": sum(p.gm_read_bytes for p in self.launches),
             "gm_bytes_written": sum(p.gm_write_bytes for p in self.launches),
             "local_bytes": sum(p.local_bytes for p in self.launches),
@@ -90,7 +101,7 @@ class Profile:
         lines = [f"[simulated {d['chip']}] {d['cycles']} cycles = {d['time_us']:.2f} us over "
                  f"{d['launches']} launch(es), block_dim {d['block_dim']}",
                  "pipe busy: " + ", ".join(f"{k} {v:.0%}" for k, v in d["pipe_busy"].items() if v > 0),
-                 f"bottleneck: {d['bottleneck']}",
+                 f"bottleneck: {d['bottleneck']} (GM bandwidth used {d['gm_bandwidth_utilisation']:.0%})",
                  f"GM bytes read {d['gm_bytes_read']}, written {d['gm_bytes_written']}; "
                  f"launch overhead {d['launch_overhead_cycles']:.0f} cycles"]
         if roofline_cycles is not None:

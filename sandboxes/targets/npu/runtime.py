@@ -32,9 +32,13 @@ class CoreContext:
     local_slots: list[Slot] = field(default_factory=list)
     gm_slots: dict[int, Slot] = field(default_factory=dict)
     flags: dict[tuple[str, int], float] = field(default_factory=dict)
+    alignment: dict[str, int] = field(default_factory=dict)
     gm_read: int = 0
     gm_write: int = 0
     local_bytes: int = 0
+
+    def __post_init__(self) -> None:
+        self.alignment = {b: self.chip.buffer_alignment(b) for b in ("UB", "L1", "L0A", "L0B", "L0C")}
 
     def dma_cycles(self, path: str, nbytes: int, bursts: int = 1) -> float:
         """Latency plus bytes over the path's rate; GM paths get at most this core's bandwidth share."""

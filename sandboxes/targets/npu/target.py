@@ -38,7 +38,7 @@ class NpuTarget(Target):
         return Availability(True, True, True, f"simulated {self.chip.name}; all times are simulated")
 
     def runner_settings(self) -> RunnerSettings:
-        env = {CHIP_ENV: str(self.chip_spec)} if self.chip_spec else {}
+        env = {CHIP_ENV: self.chip.model_dump_json()} if self.chip_spec else {}
         return RunnerSettings(hooks="sandboxes.targets.npu.hooks", timing=TimingMode.SIMULATED, env=env,
                               baseline="npu-eager (simulated per-operator template kernels, GM round trips)",
                               cache_salt=f"npu:{self.chip.name}")

@@ -168,7 +168,7 @@ class LocalTensor:
         return self._raw[begin:begin + count * dtype.itemsize].view(dtype)
 
     def _require_alignment(self, what: str) -> None:
-        align = current_core().chip.buffer_alignment(self.buffer)
+        align = current_core().alignment[BUFFER_OF[self.position]]
         if self._start % align:
             raise AlignmentError(
                 f"{what}: {self.buffer} operand starts at byte {self._start}, not a multiple of {align} B; "

@@ -8,14 +8,14 @@
 from __future__ import annotations
 
 import ast
+import importlib
 from dataclasses import dataclass
-from pathlib import Path
 from string import Template as _Text
 
 from sandboxes.errors import UserError
 from sandboxes.targets.npu.templates.ops import ELEMENTWISE, OpSpec
+from sandboxes.targets.npu.templates.src import prelude
 
-SRC = Path(__file__).parent / "src"
 VECTOR_SPACE = {"TILE_LENGTH": [1024, 2048, 4096, 8192], "BUFFER_NUM": [1, 2], "BLOCK_DIM": [1, 8, 16, 24, 32, 40, 48]}
 CUBE_SPACE = {"BASE_M": [64, 128, 256], "BASE_N": [64, 128, 256], "BASE_K": [32, 64, 128], "BUFFER_NUM": [1, 2],
               "BLOCK_DIM": [1, 8, 16, 24]}
@@ -35,7 +35,8 @@ class KernelTemplate:
     @property
     def source(self) -> str:
         """The template text: a kernel module with ``${PARAM}`` placeholders."""
-        return (SRC / "prelude.py.txt").read_text() + (SRC / f"{self.family}.py.txt").read_text()
+        family = importlib.import_module(f"{__name__}.src.{self.family}")
+        return prelude.SOURCE + family.SOURCE
 
 
 TEMPLATES = {

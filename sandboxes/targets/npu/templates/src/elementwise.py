@@ -1,4 +1,6 @@
-TILE_LENGTH = ${TILE_LENGTH}
+"""Template text of the elementwise family (${PARAM} placeholders are filled by templates.render_kernel)."""
+
+SOURCE = r'''TILE_LENGTH = ${TILE_LENGTH}
 """Elements per tile (per queue buffer)."""
 BUFFER_NUM = ${BUFFER_NUM}
 """Buffers per queue: 1 serialises copy-in, compute and copy-out; 2 overlaps them."""
@@ -83,3 +85,4 @@ def run_elementwise(x, x2=None):
     tiling = ElementwiseTiling(x.numel(), TILE_LENGTH)
     launch(elementwise_kernel, BLOCK_DIM, x, x2, y, tiling)
     return y
+'''

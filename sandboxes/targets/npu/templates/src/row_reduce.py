@@ -1,4 +1,6 @@
-TILE_LENGTH = ${TILE_LENGTH}
+"""Template text of the row_reduce family (${PARAM} placeholders are filled by templates.render_kernel)."""
+
+SOURCE = r'''TILE_LENGTH = ${TILE_LENGTH}
 """Elements of a row loaded per chunk."""
 BUFFER_NUM = ${BUFFER_NUM}
 """Buffers of the input queue: 2 loads the next chunk while the current one is reduced."""
@@ -85,3 +87,4 @@ def run_row_reduce(x):
     y = torch.empty(x.shape[:-1], dtype=x.dtype)
     launch(row_reduce_kernel, BLOCK_DIM, x, y, RowTiling(x.numel() // cols, cols, TILE_LENGTH))
     return y
+'''

@@ -1,4 +1,6 @@
-TILE_LENGTH = ${TILE_LENGTH}
+"""Template text of the norm family (${PARAM} placeholders are filled by templates.render_kernel)."""
+
+SOURCE = r'''TILE_LENGTH = ${TILE_LENGTH}
 """Elements of a row per chunk (weight and bias chunks are reloaded for every row)."""
 BUFFER_NUM = ${BUFFER_NUM}
 """Buffers per queue: 2 overlaps loading, normalising and storing."""
@@ -113,3 +115,4 @@ def run_norm(x, weight=None, bias=None):
     tiling = NormTiling(x.numel() // cols, cols, TILE_LENGTH, weight is not None, bias is not None)
     launch(norm_kernel, BLOCK_DIM, x, w, b, y, tiling)
     return y
+'''

@@ -1,4 +1,6 @@
-BASE_M = ${BASE_M}
+"""Template text of the matmul family (${PARAM} placeholders are filled by templates.render_kernel)."""
+
+SOURCE = r'''BASE_M = ${BASE_M}
 """Rows of the output tile one core computes at a time."""
 BASE_N = ${BASE_N}
 """Columns of the output tile."""
@@ -103,3 +105,4 @@ def run_matmul(a, b, transpose_b=False):
     if vector:
         return c.reshape(m)
     return c if a.dim() == 3 else c.reshape(m, n)
+'''

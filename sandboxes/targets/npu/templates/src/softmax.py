@@ -1,4 +1,6 @@
-TILE_LENGTH = ${TILE_LENGTH}
+"""Template text of the softmax family (${PARAM} placeholders are filled by templates.render_kernel)."""
+
+SOURCE = r'''TILE_LENGTH = ${TILE_LENGTH}
 """Elements of a row per chunk; rows longer than this take two passes (online max and sum)."""
 BUFFER_NUM = ${BUFFER_NUM}
 """Buffers per queue: 2 overlaps loading, exp and storing."""
@@ -94,3 +96,4 @@ def run_softmax(x):
     y = torch.empty_like(x)
     launch(softmax_kernel, BLOCK_DIM, x, y, SoftmaxTiling(x.numel() // cols, cols, TILE_LENGTH))
     return y
+'''
