@@ -13,6 +13,7 @@ from agents.runtime.models.base import ModelReplyError
 
 # Each module attaches its commands to the groups in agents.cli.groups when imported.
 COMMAND_MODULES = [
+    "agents.cli.bench_drc",
     "agents.cli.bench_kernels",
     "agents.cli.bench_numerics",
     "agents.cli.sandbox_cmd",
@@ -22,6 +23,7 @@ COMMAND_MODULES = [
     "agents.cli.doctor_cmd",
     "agents.cli.run_evokernel",
     "agents.cli.bench_repo",
+    "agents.cli.run_rpg",
 ]
 
 

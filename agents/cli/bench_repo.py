@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import threading
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Optional, TypedDict
 
 import typer
 from langgraph.graph import END, START, StateGraph
@@ -32,6 +32,10 @@ from agents.runtime.registry import register_agent
 from agents.runtime.run import Run
 
 OUTCOMES = "outcomes.jsonl"
+
+
+class BenchState(TypedDict, total=False):
+    evaluated: int
 
 
 class BenchRepoConfig(Config):
@@ -83,7 +87,7 @@ def execute(run: Run, model: ChatModel | None) -> Report:
     localizer = make_localizer(config.localizer, model, config.bench.cache_dir)
     outcomes_path, lock = run.artifacts / OUTCOMES, threading.Lock()
 
-    def evaluate(state: dict) -> dict:
+    def evaluate(state: BenchState) -> BenchState:
         done = _done(outcomes_path)
         todo = [i for i in instances if i.instance_id not in done]
         with Progress("bench repo", total=len(instances)) as progress, outcomes_path.open("a") as out:
@@ -97,7 +101,7 @@ def execute(run: Run, model: ChatModel | None) -> Report:
             run_benchmark(todo, localizer, config.bench, on_done=record)
         return {"evaluated": len(instances)}
 
-    builder = StateGraph(dict)
+    builder = StateGraph(BenchState)
     builder.add_node("evaluate", evaluate)
     builder.add_edge(START, "evaluate")
     builder.add_edge("evaluate", END)

@@ -35,7 +35,8 @@ def snapshot(source: Path, dest: Path) -> tuple[Path, str]:
 
 def typical_file(rpg: RPG) -> str:
     """The median-sized file among those that other files depend on (deterministic)."""
-    consulted = {m for n in rpg.nodes(NodeKind.FILE) for m in n.extra["consults"] if m != n.extra["module"]}
+    consulted = {c.split(":", 1)[0] for n in rpg.nodes(NodeKind.FILE) for c in n.extra["consults"]
+                 if not c.startswith(n.extra["module"] + ":")}
     candidates = sorted((n for n in rpg.nodes(NodeKind.FILE) if n.extra["module"] in consulted
                          and any(rpg.node(c).kind is NodeKind.FUNCTION for c in rpg.children(n.id))),
                         key=lambda n: (n.end, n.id))
