@@ -44,3 +44,27 @@ def bench_drc_speed(task: Annotated[str, typer.Option(help="Task id whose gold d
     """Layouts per second for one deck: the batch runner against one klayout process per layout."""
     chosen = select_tasks(load_suite(), task)[0]
     emit_report(speed_report(chosen, _runner(sandbox), layouts, single), json_path)
+
+
+@run_app.command("splittester")
+@with_run_options
+def run_splittester(
+    tasks: Annotated[Optional[str], typer.Option(help="builtin, builtin:N, or task ids/families.")] = None,
+    n: Annotated[Optional[int], typer.Option("--n", help="Candidate decks per task.")] = None,
+    rounds: Annotated[Optional[int], typer.Option(help="Split rounds per task.")] = None,
+    test_layouts: Annotated[Optional[int], typer.Option(help="Layouts asked of the first test script.")] = None,
+    reference: Annotated[Optional[bool], typer.Option("--reference/--no-reference",
+                                                      help="Include the DRC reference digest.")] = None,
+    seed: Annotated[Optional[int], typer.Option(help="Seed of random choices.")] = None,
+    sandbox: SandboxOption = None,
+    *, options: RunOptions, json_path: Optional[Path]) -> None:
+    """Synthesize N DRC decks per task and pick one with every selector; pass@1, BoN success, rates, cost."""
+    from agents.splittester.agent import AGENT, execute
+    from agents.splittester.config import SplitTesterConfig
+
+    flags = {"tasks": tasks, "n": n, "rounds": rounds, "test_layouts": test_layouts, "reference": reference,
+             "seed": seed, "sandbox": sandbox}
+    config = load_config(SplitTesterConfig, "splittester", flags)
+    select_tasks(load_suite(), config.tasks)
+    run, report = launch(AGENT, config, options, execute)
+    emit_report(report, json_path, run)

@@ -1,0 +1,71 @@
+"""One task end to end: sample candidates, generate tests, select with every method, score on the suite."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from agents.splittester import selectors
+from agents.splittester.config import SplitTesterConfig
+from agents.splittester.evidence import Evidence
+from agents.splittester.splitter import split_and_judge
+from benchmarks.drc.harness import evaluate_decks
+from benchmarks.drc.spec import DrcTask
+from sandboxes.telemetry import emit
+
+SELECTORS = ["random", "best_score", "codet", "mbr_exec", "llm_judge_no_exec", "splittester"]
+
+
+def solve_task(task: DrcTask, policy, runner, config: SplitTesterConfig, artifacts: Path | None = None) -> dict:
+    """Run synthesis and every selector on one task; return its report row."""
+    spec = task.spec
+    rng = random.Random(f"{config.seed}-{spec.id}")
+    decks = policy.synthesize(spec, config.n)
+    evidence = Evidence(decks, spec.categories)
+    evidence.add(policy.initial_tests(spec), runner)
+    initial_tests = len(evidence.tests)
+    picks = {"random": selectors.select_random(evidence, rng),
+             "best_score": selectors.select_best_score(evidence, rng),
+             "codet": selectors.select_codet(evidence), "mbr_exec": selectors.select_mbr(evidence),
+             "llm_judge_no_exec": policy.blind_judge(spec, decks)}
+    ties = len(selectors.best_score_ties(evidence))
+    trace = split_and_judge(spec, evidence, runner, policy.propose, policy.judge, config.rounds,
+                            config.representatives, config.finalists)
+    picks["splittester"] = trace.choice
+    scores = _score_unique(task, decks, runner)
+    emit("splittester.task", task=spec.id, splits=trace.splits, stop=trace.stop)
+    if artifacts is not None:
+        _write_artifacts(artifacts / spec.id, decks, picks, scores)
+    successes = [score.success for score in scores]
+    row = {"task": spec.id, "candidates": len(decks), "tests": initial_tests,
+           "valid": sum(evidence.valid(c) for c in range(len(decks))) if initial_tests else None,
+           "compile_rate": round(sum(s.compile_rate for s in scores) / len(scores), 4),
+           "error_rate": round(sum(s.compile_rate < 1 for s in scores) / len(scores), 4),
+           "pass@1": round(sum(successes) / len(successes), 4), "oracle": any(successes),
+           "best_score_ties": ties}
+    row.update({name: (successes[pick] if pick is not None else None) for name, pick in picks.items()})
+    row.update({"split_rounds": trace.rounds, "splits": trace.splits, "stop": trace.stop})
+    return row
+
+
+def _score_unique(task: DrcTask, decks: list[str], runner):
+    """Suite scores of every candidate, running each distinct deck once."""
+    unique = list(dict.fromkeys(decks))
+    by_deck = dict(zip(unique, evaluate_decks_many(task, unique, runner)))
+    return [by_deck[deck] for deck in decks]
+
+
+def evaluate_decks_many(task: DrcTask, decks: list[str], runner):
+    """Several decks for one task in one batch (the harness takes one deck per task, so tasks are repeated)."""
+    copies = [task.model_copy(update={"spec": task.spec.model_copy(update={"id": f"{task.spec.id}#{i}"})})
+              for i in range(len(decks))]
+    return evaluate_decks(copies, {copy.spec.id: deck for copy, deck in zip(copies, decks)}, runner)
+
+
+def _write_artifacts(folder: Path, decks: list[str], picks: dict, scores) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for index, deck in enumerate(decks):
+        (folder / f"candidate_{index:02d}.drc").write_text(deck)
+    summary = {"picks": picks, "scores": [{"success": s.success, "reason": s.reason} for s in scores]}
+    (folder / "selection.json").write_text(json.dumps(summary, indent=1))
