@@ -4,9 +4,15 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Union
 
+from sandboxes.errors import UserError
+
 from agents.runtime.models.base import ChatResponse, ToolCall, Usage, deliver_text
 
 Reply = Union[str, ChatResponse, dict, Callable[[list[dict[str, Any]]], Union[str, ChatResponse]]]
+
+
+class ScriptExhausted(UserError, RuntimeError):
+    """More calls than scripted replies (a one-line error on the CLI, a RuntimeError to tests)."""
 
 
 class ScriptedModel:
@@ -26,7 +32,7 @@ class ScriptedModel:
     def complete(self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None,
                  **options: Any) -> ChatResponse:
         if len(self.calls) >= len(self._replies):
-            raise RuntimeError(f"scripted model '{self.name}' ran out of replies after {len(self.calls)} calls")
+            raise ScriptExhausted(f"scripted model '{self.name}' ran out of replies after {len(self.calls)} calls")
         reply = self._replies[len(self.calls)]
         self.calls.append({"messages": messages, "tools": tools, "options": options})
         if callable(reply):
