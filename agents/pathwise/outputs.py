@@ -7,7 +7,6 @@ from typing import Any
 
 from agents.pathwise.context import SearchContext
 from benchmarks.ahd.bench import result_rows
-from benchmarks.ahd.evaluator import Evaluator, EvaluatorConfig
 from benchmarks.report import Report
 from memory.entailment.graph import HeuristicNode
 from memory.entailment.render import render
@@ -47,9 +46,7 @@ def gap_rows(ctx: SearchContext, best: HeuristicNode, test: bool) -> list[dict[s
     splits = ("train", "test") if test else ("train",)
     methods = {f"best ({ctx.config.method})": best.code, **ctx.problem.baselines}
     for split in splits:
-        config = EvaluatorConfig(wall_s=ctx.config.wall_s * 4, workers=ctx.config.workers,
-                                 cache_path=ctx.evaluator.config.cache_path)
-        evaluator = Evaluator(ctx.problem, split, config, sandbox=ctx.evaluator._sandbox)
+        evaluator = ctx.evaluator.sibling(split, wall_s=ctx.config.wall_s * 4)
         for method, evaluation in zip(methods, evaluator.evaluate_many(list(methods.values()))):
             rows += [{"split": split, **row} for row in result_rows(ctx.problem, method, evaluation, evaluator)]
             if not evaluation.ok:

@@ -23,7 +23,8 @@ def result_rows(problem: Problem, method: str, evaluation: Evaluation, evaluator
         rows.append({"method": method, **fields, "instances": spec.count,
                      "gap_percent": round(evaluation.gaps[spec.name], 3),
                      "se_percent": round(evaluation.gap_errors.get(spec.name, float("nan")), 3),
-                     "published": published(problem.name, method, spec.size, fields.get("capacity"))})
+                     "published": published(problem.name, method, spec.size, fields.get("capacity"))
+                     if spec.split == "test" else ""})
     return rows
 
 
@@ -53,7 +54,7 @@ def speed_report(evaluator: Evaluator, repeats: int = 3) -> Report:
     rows = []
     for repeat in range(repeats):
         start = time.perf_counter()
-        evaluation = evaluator._evaluate_uncached(problem.baselines["best_fit"])
+        evaluation = evaluator.evaluate_uncached(problem.baselines["best_fit"])
         wall = time.perf_counter() - start
         per_set = evaluation.seconds / len(evaluator.instance_sets)
         rows.append({"repeat": repeat + 1, "sets": len(evaluator.instance_sets), "items_per_set": 5 * 5000,

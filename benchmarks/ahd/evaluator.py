@@ -84,12 +84,17 @@ class Evaluator:
         return Limits(wall_s=self.config.wall_s, cpu_s=self.config.wall_s, memory_mb=self.config.memory_mb,
                       pids=16, output_bytes=200_000, network=False)
 
+    def sibling(self, split: str, wall_s: float) -> "Evaluator":
+        """An evaluator of the same problem on another split, sharing the sandbox and the cache."""
+        config = self.config.model_copy(update={"wall_s": wall_s})
+        return Evaluator(self.problem, split, config, sandbox=self._sandbox)
+
     def evaluate(self, code: str) -> Evaluation:
         """Score ``code``: from the cache when seen before, else in the sandbox."""
         key = EvaluationCache.key(self.problem.name, self.split, code)
         if self.cache and (hit := self.cache.get(key)) is not None:
             return Evaluation.from_dict({**hit, "cached": True})
-        evaluation = self._evaluate_uncached(code)
+        evaluation = self.evaluate_uncached(code)
         if self.cache:
             self.cache.put(key, evaluation.to_dict())
         emit("ahd.evaluation", problem=self.problem.name, split=self.split, code_hash=evaluation.code_hash,
@@ -105,7 +110,8 @@ class Evaluator:
             results = dict(zip(unique, pool.map(lambda code: context.copy().run(self.evaluate, code), unique)))
         return [results[code] for code in codes]
 
-    def _evaluate_uncached(self, code: str) -> Evaluation:
+    def evaluate_uncached(self, code: str) -> Evaluation:
+        """Score ``code`` in the sandbox, ignoring and not filling the cache (for timing)."""
         digest = code_hash(code)
         gaps, errors, seconds = {}, {}, 0.0
         for instances, npz in self.instance_sets:

@@ -43,7 +43,9 @@ def store(key: str, values: list[float], method: str) -> None:
     data = dict(_stored())
     data[key] = {"method": method, "values": [round(float(v), 6) for v in values]}
     REFERENCE_FILE.parent.mkdir(parents=True, exist_ok=True)
-    REFERENCE_FILE.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    partial = REFERENCE_FILE.with_suffix(".json.partial")
+    partial.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    partial.replace(REFERENCE_FILE)  # readers never see a half-written file
     _stored.cache_clear()
 
 
