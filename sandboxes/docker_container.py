@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from sandboxes import hostfs
 from sandboxes.base import Limits
 from sandboxes.docker_channel import Channel, ChannelClosed
+from sandboxes.docker_engine import container_cgroup_parent
 from sandboxes.docker_image import RUNNER_DIR, SANDBOX_UID, host_mounts
 from sandboxes.errors import UserError
 
@@ -96,7 +97,7 @@ def _create_container(api, image: str, spec: ContainerSpec, host_toolchains: boo
                "/tmp": f"size={spec.disk_mb}m,mode=1777,exec"},
         binds=mounts, mem_limit=memory, memswap_limit=memory,
         pids_limit=spec.pids + 2, nano_cpus=int(spec.cpus * 1e9), security_opt=["no-new-privileges"],
-        cap_drop=["ALL"], ipc_mode="private", auto_remove=True,
+        cap_drop=["ALL"], ipc_mode="private", auto_remove=True, cgroup_parent=container_cgroup_parent(),
         ulimits=[docker.types.Ulimit(name="nofile", soft=1024, hard=1024)],
         device_requests=[docker.types.DeviceRequest(count=-1, capabilities=[["gpu"]])] if spec.gpu else None)
     created = api.create_container(
@@ -122,7 +123,8 @@ class RunnerContainer:
             self._force_remove()
             raise
         self.awaiting_reset = False
-        self._peak_file = f"/sys/fs/cgroup/memory/docker/{self.id}/memory.max_usage_in_bytes"
+        parent = (container_cgroup_parent() or "/docker").strip("/")
+        self._peak_file = os.path.join("/sys/fs/cgroup/memory", parent, self.id, "memory.max_usage_in_bytes")
 
     def reset_peak_memory(self) -> bool:
         """Zero the container's peak-memory counter from the host (root, cgroup v1); False if impossible."""
