@@ -51,10 +51,12 @@ FORBIDDEN_CALLS = {
 FORBIDDEN_ATTRIBUTES = {
     "__globals__", "__code__", "__closure__", "__builtins__", "__subclasses__", "__dict__", "__class__",
     "__bases__", "__mro__", "f_back", "f_globals", "f_locals", "_getframe", "__torch_function__",
-    "__torch_dispatch__", "_make_subclass", "_make_wrapper_subclass", "as_subclass", "_C", "ops", "library",
-    "_dynamo", "_subclasses", "compile", "jit", "fx", "Stream", "stream", "set_stream", "ExternalStream",
-    "current_stream", "_exit", "modules",
+    "__torch_dispatch__", "_make_subclass", "_make_wrapper_subclass", "as_subclass", "Stream", "stream",
+    "set_stream", "ExternalStream", "current_stream", "_exit", "modules",
 }
+FORBIDDEN_TORCH_ATTRIBUTES = {"_C", "ops", "library", "_dynamo", "_subclasses", "compile", "jit", "fx", "_refs",
+                              "_prims", "_inductor"}
+"""Torch internals and compilers that run the framework's own kernels (only when reached from torch)."""
 NATIVE_ALLOWED = {"empty", "empty_like", "empty_strided", "zeros", "zeros_like", "ones", "full", "Tensor",
                   "TensorOptions", "IntArrayRef", "ScalarType", "Device", "dtype", "kFloat", "kCPU", "kCUDA"}
 NATIVE_FRAMEWORK_CALL = re.compile(r"\b(?:torch|at|aten)::(?:native::|cuda::|functional::)?(\w+)\s*\(")
@@ -132,9 +134,12 @@ def calls_rule(tree: ast.Module) -> list[Violation]:
 
 def attributes_rule(tree: ast.Module) -> list[Violation]:
     """No frame/global introspection, tensor-subclass hooks, extra streams, torch internals."""
+    torch_names = {name for name, path in module_aliases(tree).items() if path.split(".")[0] == "torch"}
     return [Violation("forbidden_attribute", node.lineno, f"attribute {node.attr!r} is not allowed "
                       "(introspection, lazy tensor subclasses, extra streams and torch internals are known hacks)")
-            for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr in FORBIDDEN_ATTRIBUTES]
+            for node in ast.walk(tree) if isinstance(node, ast.Attribute) and (
+                node.attr in FORBIDDEN_ATTRIBUTES or
+                (node.attr in FORBIDDEN_TORCH_ATTRIBUTES and _root_name(node) in torch_names))]
 
 
 def try_except_rule(tree: ast.Module) -> list[Violation]:

@@ -15,6 +15,7 @@ _BOOTED = time.perf_counter()  # before torch is imported: the phases below incl
 
 import hashlib
 import hmac
+import importlib
 import json
 import os
 import secrets
@@ -141,7 +142,8 @@ class Runner:
         init_inputs = self.task.get_init_inputs()
         torch.save(list(init_inputs), "init.pt")
         torch.manual_seed(self.base_seed)
-        self.reference = self.task.Model(*init_inputs)
+        self.hooks = importlib.import_module(config["hooks"]).HOOKS
+        self.reference = self.task.Model(*init_inputs).to(self.hooks.device)
         with open("config.json", "w") as handle:
             json.dump(config, handle)
 
@@ -150,8 +152,9 @@ class Runner:
         torch.manual_seed(seed)
         inputs = list(self.task.get_inputs())
         with torch.no_grad():
-            expected = self.reference(*[x.clone() if isinstance(x, torch.Tensor) else x for x in inputs])
-        return inputs, expected
+            expected = self.reference(*self.hooks.to_device([x.clone() if isinstance(x, torch.Tensor) else x
+                                                             for x in inputs]))
+        return inputs, expected.to("cpu")
 
     def start(self, role: str) -> WorkerHandle:
         """Let a forked worker load its model and wait until it is ready (or asks for builds)."""

@@ -48,6 +48,7 @@ def test_compile_error_is_trimmed(tiny_relu, cpu_target, sandbox, quick):
     assert "zero_value" in result.reason and "was not declared" in result.reason and len(result.reason) < 2600
 
 
+@pytest.mark.slow
 def test_exception_in_forward_is_a_crash_with_traceback(tiny_relu, cpu_target, sandbox, quick):
     source = CORRECT.replace("out = torch.empty_like(x)", "out = torch.empty(3)")
     result = evaluate(tiny_relu, source.replace("x.numel())", "x.numel(), 1)"), cpu_target, sandbox=sandbox,
@@ -55,6 +56,7 @@ def test_exception_in_forward_is_a_crash_with_traceback(tiny_relu, cpu_target, s
     assert result.status is Status.CRASHED and "takes 3 arguments" in result.reason
 
 
+@pytest.mark.slow
 def test_hanging_kernel_times_out(tiny_relu, cpu_target, sandbox, quick):
     hang = KERNEL % "x[i]; while (n > 0) { asm volatile(\"\"); }"
     config = quick.model_copy(update={"call_timeout_s": 3.0})
@@ -62,6 +64,7 @@ def test_hanging_kernel_times_out(tiny_relu, cpu_target, sandbox, quick):
     assert result.status is Status.TIMEOUT and "within 3 s" in result.reason
 
 
+@pytest.mark.slow
 def test_runtime_defences_hold_without_static_checks(tiny_relu, cpu_target, sandbox, quick):
     """With the AST stage off, the trusted runner still catches cached outputs and fake tensors."""
     config = quick.model_copy(update={"static_checks": False})
