@@ -46,8 +46,9 @@ def result(ok: bool, detail: str, **extra: Any) -> Check:
     return {"ok": ok, "detail": detail, **extra}
 
 
-def run_command(argv: list[str], timeout_s: float = 60.0, env: dict[str, str] | None = None) -> Check:
-    """Run ``argv``; ok when it exits 0 in time. The detail is the first line of its output or the failure."""
+def run_command(argv: list[str], timeout_s: float = 60.0, env: dict[str, str] | None = None,
+                line: int = 0) -> Check:
+    """Run ``argv``; ok when it exits 0 in time. The detail is output line ``line`` (-1: the last) or the failure."""
     if shutil.which(argv[0]) is None and not Path(argv[0]).exists():
         return result(False, f"{argv[0]} not found on PATH")
     try:
@@ -61,7 +62,7 @@ def run_command(argv: list[str], timeout_s: float = 60.0, env: dict[str, str] | 
     if done.returncode != 0:
         last = text[-1] if text else ""
         return result(False, f"{argv[0]} exited {done.returncode}: {last[:200]}")
-    return result(True, text[0][:200] if text else "ok")
+    return result(True, text[line][:200] if text else "ok")
 
 
 def _run_script(argv: list[str], source: str, suffix: str, timeout_s: float, env: dict[str, str] | None = None) -> Check:
@@ -98,14 +99,6 @@ def gpu_check() -> Check:
     outcome = run_command(["nvidia-smi", "-L"], 20)
     if not outcome["ok"]:
         return result(False, f"no GPU: {outcome['detail']}")
-    return outcome
-
-
-def nvcc_check() -> Check:
-    outcome = run_command(["nvcc", "--version"], 20)
-    if outcome["ok"]:
-        done = subprocess.run(["nvcc", "--version"], capture_output=True, text=True, timeout=20)
-        outcome["detail"] = next((line for line in reversed(done.stdout.splitlines()) if line.strip()), "nvcc")
     return outcome
 
 
@@ -178,7 +171,7 @@ def selftest_section(enabled: bool) -> Check:
 SANDBOX_CHECKS: dict[str, Callable[[], Check]] = {
     "docker": docker_check, "bubblewrap": bubblewrap_check, "unshare": unshare_check}
 TOOLCHAIN_CHECKS: dict[str, Callable[[], Check]] = {
-    "g++": lambda: run_command(["g++", "--version"], 20), "nvcc": nvcc_check, "gpu": gpu_check,
+    "g++": lambda: run_command(["g++", "--version"], 20), "nvcc": lambda: run_command(["nvcc", "--version"], 20, line=-1), "gpu": gpu_check,
     "triton_interpreter": triton_check, "klayout_python": klayout_python_check, "klayout_drc": klayout_drc_check,
     "python": lambda: result(True, sys.version.split()[0])}
 
