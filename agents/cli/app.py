@@ -24,6 +24,7 @@ COMMAND_MODULES = [
     "agents.cli.run_evokernel",
     "agents.cli.bench_repo",
     "agents.cli.run_rpg",
+    "agents.cli.bench_rpg",
 ]
 
 

@@ -1,0 +1,111 @@
+"""Incremental evolution equals a full rebuild of the new commit, node for node and edge for edge."""
+
+import pytest
+
+from agents.rpg.build import build_rpg
+from agents.rpg.evolve import changed_paths, evolve
+from agents.rpg.lift_offline import OfflineLifter
+from agents.rpg.source import read_commit
+from benchmarks.repo.demo import commit_all, write_files
+from sandboxes.errors import UserError
+
+
+class CountingLifter(OfflineLifter):
+    """The offline lifter, remembering which units it was asked to lift."""
+
+    def __init__(self):
+        self.lifted: list[str] = []
+
+    def lift_units(self, rpg, unit_ids):
+        self.lifted += unit_ids
+        super().lift_units(rpg, unit_ids)
+
+
+def assert_equals_rebuild(rpg, repo, commit):
+    full, _ = build_rpg(read_commit(repo, commit), OfflineLifter(), commit=commit)
+    nodes, edges = rpg.signature()
+    full_nodes, full_edges = full.signature()
+    assert edges == full_edges, edges ^ full_edges
+    assert nodes == full_nodes
+
+
+def edit(repo, path, old, new):
+    write_files(repo, {path: (repo / path).read_text().replace(old, new)})
+
+
+@pytest.fixture
+def evolving(demo, demo_rpg):
+    repo, _ = demo
+    return repo, demo_rpg
+
+
+def test_body_edit_reparses_one_file_and_relifts_one_unit(evolving):
+    repo, rpg = evolving
+    edit(repo, "shop/pricing.py", "percent / 10", "percent / 100")
+    new = commit_all(repo, "fix")
+    lifter = CountingLifter()
+    stats = evolve(rpg, str(repo), new, lifter)
+    assert stats.parsed == ["shop/pricing.py"] and lifter.lifted == ["shop/pricing.py:apply_discount"]
+    assert stats.resolved_files == 1  # nobody else's lookups changed
+    assert_equals_rebuild(rpg, repo, new)
+
+
+def test_add_delete_rename_and_new_package(evolving):
+    repo, rpg = evolving
+    edit(repo, "shop/pricing.py", "def add_tax", "def add_vat")
+    edit(repo, "shop/cart.py", "pricing.add_tax", "pricing.add_vat")
+    (repo / "shop/report.py").unlink()
+    write_files(repo, {"shop/extra/__init__.py": "",
+                       "shop/extra/coupons.py": "from shop.pricing import apply_discount as ad\n"
+                                                "from ..models import DiscountedItem\n\n\n"
+                                                "class Coupon(DiscountedItem):\n    def use(self):\n"
+                                                "        return ad(self.price(), 5)\n"})
+    new = commit_all(repo, "mixed change")
+    evolve(rpg, str(repo), new, OfflineLifter())
+    assert "shop/report.py" not in rpg and "shop/pricing.py:add_tax" not in rpg
+    assert "subcategory:shop/extra" not in rpg and "category:shop/extra" in rpg
+    assert_equals_rebuild(rpg, repo, new)
+
+
+def test_changes_to_a_base_class_reach_subclasses_in_other_files(evolving):
+    repo, rpg = evolving
+    write_files(repo, {"shop/special.py": "from .models import Item\n\n\nclass Special(Item):\n"
+                                          "    def show(self):\n        return self.describe()\n"})
+    first = commit_all(repo, "subclass")
+    evolve(rpg, str(repo), first, OfflineLifter())
+    edit(repo, "shop/models.py", "    def price(self):\n        return self.unit_price\n",
+         "    def price(self):\n        return self.unit_price\n\n    def describe(self):\n        return self.name\n")
+    second = commit_all(repo, "base gains describe")
+    stats = evolve(rpg, str(repo), second, OfflineLifter())
+    assert ("shop/special.py:Special.show", "shop/models.py:Item.describe") in {(s, t) for s, t, _ in rpg.edges()}
+    assert stats.resolved_files < len(list(rpg.nodes())) and stats.parsed == ["shop/models.py"]
+    assert_equals_rebuild(rpg, repo, second)
+    edit(repo, "shop/models.py", "    def describe(self):\n        return self.name\n", "")
+    third = commit_all(repo, "describe removed")
+    evolve(rpg, str(repo), third, OfflineLifter())
+    assert_equals_rebuild(rpg, repo, third)
+
+
+def test_moved_code_keeps_features_and_a_new_init_renames_modules(evolving):
+    repo, rpg = evolving
+    rpg.node("shop/util.py:round_money").features = ["features from an earlier model lifting"]
+    edit(repo, "shop/util.py", '"""Money helpers."""\n', '"""Money helpers."""\n\nCENTS = 100\n')
+    write_files(repo, {"tools/helpers.py": "from shop.util import round_money\n\n\ndef go():\n    return round_money(1)\n"})
+    new = commit_all(repo, "move and add")
+    lifter = CountingLifter()
+    evolve(rpg, str(repo), new, lifter)
+    assert "shop/util.py:round_money" not in lifter.lifted
+    assert rpg.node("shop/util.py:round_money").features == ["features from an earlier model lifting"]
+    write_files(repo, {"tools/__init__.py": ""})
+    newer = commit_all(repo, "tools becomes a package")
+    evolve(rpg, str(repo), newer, OfflineLifter())
+    assert rpg.node("tools/helpers.py").extra["module"] == "tools.helpers"
+    OfflineLifter().lift_units(rpg, ["shop/util.py:round_money"])  # the rebuild lifts offline
+    assert_equals_rebuild(rpg, repo, newer)
+
+
+def test_missing_commit_is_reported(evolving):
+    repo, rpg = evolving
+    with pytest.raises(UserError):
+        evolve(rpg, str(repo), "f" * 40, OfflineLifter())
+    assert changed_paths(str(repo), rpg.commit, rpg.commit) == (set(), [])

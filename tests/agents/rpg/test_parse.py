@@ -1,0 +1,83 @@
+import ast
+
+import pytest
+
+from agents.rpg.parse import dotted, module_name, parse_file
+
+SOURCE = '''"""Module doc."""
+import os.path
+import numpy as np
+from . import sibling
+from ..core import Base as B, helper
+from pkg.util import *
+
+
+@register("x")
+def top(a, b=default()):
+    """Do the top thing."""
+    return np.sum(helper(a)) + os.path.join(a)
+
+
+class Child(B, metaclass=Meta):
+    def __init__(self):
+        super().__init__()
+        self.run()
+
+    @property
+    def value(self):
+        def inner():
+            return top(1)
+        return inner()
+'''
+
+
+def test_units_with_locations_signatures_and_docstrings():
+    facts = parse_file("pkg/sub/mod.py", SOURCE, "pkg.sub.mod")
+    units = {u.qualname: u for u in facts.units}
+    assert list(units) == ["top", "Child", "Child.__init__", "Child.value", "Child.value.inner"]
+    assert (units["top"].kind, units["top"].start, units["top"].end) == ("function", 9, 12)
+    assert units["top"].signature == "def top(a, b=default())" and units["top"].docstring == "Do the top thing."
+    assert units["Child.value"].kind == "method" and units["Child.value.inner"].kind == "function"
+    assert units["Child"].bases == ["B"]
+    assert facts.docstring == "Module doc." and facts.lines == SOURCE.count("\n") + 1
+
+
+def test_imports_aliases_relative_and_star():
+    facts = parse_file("pkg/sub/mod.py", SOURCE, "pkg.sub.mod")
+    assert ("os", "os", "") in facts.imports and ("os.path", "os.path", "") in facts.imports
+    assert ("np", "numpy", "") in facts.imports
+    assert ("sibling", "pkg.sub", "sibling") in facts.imports
+    assert ("B", "pkg.core", "Base") in facts.imports and ("helper", "pkg.core", "helper") in facts.imports
+    assert facts.stars == ["pkg.util"]
+
+
+def test_calls_are_attributed_to_the_innermost_unit():
+    units = {u.qualname: u for u in parse_file("pkg/sub/mod.py", SOURCE, "pkg.sub.mod").units}
+    assert set(units["top"].calls) == {"register", "default", "np.sum", "helper", "os.path.join"}
+    assert units["Child.__init__"].calls == ["super().__init__", "self.run"]
+    assert units["Child.value.inner"].calls == ["top"] and units["Child.value"].calls == ["inner"]
+
+
+def test_hash_ignores_positions_but_not_code():
+    first = parse_file("m.py", "def f():\n    return 1\n", "m").units[0].ast_hash
+    moved = parse_file("m.py", "\n\n# comment\ndef f():\n    return 1\n", "m").units[0].ast_hash
+    changed = parse_file("m.py", "def f():\n    return 2\n", "m").units[0].ast_hash
+    assert first == moved != changed
+
+
+def test_module_names_follow_package_chains():
+    packages = {"src/pkg", "src/pkg/sub"}
+    assert module_name("src/pkg/sub/mod.py", packages) == "pkg.sub.mod"
+    assert module_name("src/pkg/__init__.py", packages) == "pkg"
+    assert module_name("setup.py", packages) == "setup"
+    assert module_name("tests/test_x.py", packages) == "test_x"
+
+
+def test_bad_source_raises_syntax_error():
+    with pytest.raises(SyntaxError):
+        parse_file("bad.py", "def broken(:\n", "bad")
+
+
+def test_dotted_names():
+    assert [dotted(ast.parse(text).body[0].value) for text in ("a.b.c", "super().x", "f()[0]", "G[int]")] == [
+        "a.b.c", "super().x", "", "G"]
