@@ -10,7 +10,7 @@ from agents.splittester import selectors
 from agents.splittester.config import SplitTesterConfig
 from agents.splittester.evidence import Evidence
 from agents.splittester.splitter import split_and_judge
-from benchmarks.drc.harness import evaluate_decks
+from benchmarks.drc.harness import evaluate_many
 from benchmarks.drc.spec import DrcTask
 from sandboxes.telemetry import emit
 
@@ -52,15 +52,8 @@ def solve_task(task: DrcTask, policy, runner, config: SplitTesterConfig, artifac
 def _score_unique(task: DrcTask, decks: list[str], runner):
     """Suite scores of every candidate, running each distinct deck once."""
     unique = list(dict.fromkeys(decks))
-    by_deck = dict(zip(unique, evaluate_decks_many(task, unique, runner)))
+    by_deck = dict(zip(unique, evaluate_many(task, unique, runner)))
     return [by_deck[deck] for deck in decks]
-
-
-def evaluate_decks_many(task: DrcTask, decks: list[str], runner):
-    """Several decks for one task in one batch (the harness takes one deck per task, so tasks are repeated)."""
-    copies = [task.model_copy(update={"spec": task.spec.model_copy(update={"id": f"{task.spec.id}#{i}"})})
-              for i in range(len(decks))]
-    return evaluate_decks(copies, {copy.spec.id: deck for copy, deck in zip(copies, decks)}, runner)
 
 
 def _write_artifacts(folder: Path, decks: list[str], picks: dict, scores) -> None:

@@ -40,6 +40,16 @@ def evaluate_decks(tasks: list[DrcTask], decks: Mapping[str, str | None], runner
             for task in tasks]
 
 
+def evaluate_many(task: DrcTask, decks: list[str], runner) -> list[TaskScore]:
+    """Several decks on one task, in one batch."""
+    copies = [task.model_copy(update={"spec": task.spec.model_copy(update={"id": f"{task.spec.id}#{i}"})})
+              for i in range(len(decks))]
+    scores = evaluate_decks(copies, {copy.spec.id: deck for copy, deck in zip(copies, decks)}, runner)
+    for score in scores:
+        score.task = task.spec.id
+    return scores
+
+
 def bench_report(tasks: list[DrcTask], decks: Mapping[str, str | None], runner, source: str) -> Report:
     scores = evaluate_decks(tasks, decks, runner)
     summary = {"decks": source, **summarize(scores),

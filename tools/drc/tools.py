@@ -52,5 +52,5 @@ def make_drc_tools(runner: DrcRunner | None = None) -> list[Tool]:
         Tool("drc_run_deck", "Run a KLayout DRC deck on GDS layouts; violations per category for each layout.",
              RunDeckArgs, run_deck, group="drc", executes_code=True),
         Tool("drc_render_layout", "Describe a GDS layout as text (polygons per layer, in µm); optionally a PNG.",
-             RenderLayoutArgs, render_layout, group="drc", writes_files=False),
+             RenderLayoutArgs, render_layout, group="drc", writes_files=True),
     ]
