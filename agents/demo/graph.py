@@ -7,14 +7,14 @@ import re
 import time
 from typing import Any, TypedDict
 
-from langgraph.graph import END, START, StateGraph
+from langgraph.graph import StateGraph
 
 from benchmarks.report import Report
 from sandboxes.errors import UserError
 from sandboxes.settings import Config
 
 from agents.demo.calculator import CALCULATOR_TOOL, calculate, parse_expression
-from agents.runtime.graph import run_graph
+from agents.runtime.graph import linear_graph, run_graph
 from agents.runtime.models.base import ChatModel
 from agents.runtime.models.parsing import complete_parsed
 from agents.runtime.progress import Progress
@@ -93,13 +93,7 @@ def build_graph(run: Run, model: ChatModel | None, config: DemoConfig) -> StateG
                  result=answer, error=error, duration_s=round(time.perf_counter() - started, 6))
         return {"answer": answer, "error": error}
 
-    builder = StateGraph(DemoState)
-    builder.add_node("plan", plan)
-    builder.add_node("act", act)
-    builder.add_edge(START, "plan")
-    builder.add_edge("plan", "act")
-    builder.add_edge("act", END)
-    return builder
+    return linear_graph(DemoState, [("plan", plan), ("act", act)])
 
 
 def execute(run: Run, model: ChatModel | None) -> Report:

@@ -3,11 +3,24 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, Callable, Sequence
 
 from agents.runtime.run import Run
 
 DEFAULT_RECURSION_LIMIT = 10_000
+
+
+def linear_graph(state: type, nodes: Sequence[tuple[str, Callable[[Any], Any]]]) -> Any:
+    """A ``StateGraph`` over the typed ``state`` that runs ``nodes`` one after another (add edges to branch)."""
+    from langgraph.graph import END, START, StateGraph
+
+    builder = StateGraph(state)
+    for name, node in nodes:
+        builder.add_node(name, node)
+    names = [name for name, _ in nodes]
+    for source, target in zip([START, *names], [*names, END]):
+        builder.add_edge(source, target)
+    return builder
 
 
 def run_graph(builder: Any, run: Run, initial_state: dict[str, Any], *, progress: Any = None,

@@ -2,11 +2,11 @@ import operator
 from typing import Annotated, TypedDict
 
 import pytest
-from langgraph.graph import END, START, StateGraph
+from langgraph.graph import StateGraph
 
 from sandboxes import telemetry
 
-from agents.runtime.graph import run_graph
+from agents.runtime.graph import linear_graph, run_graph
 from agents.runtime.run import Run
 
 
@@ -25,14 +25,7 @@ def three_steps(calls: list[str], fail_at: str | None = None) -> StateGraph:
             return {"value": state["value"] + 1, "trail": [name]}
         return node
 
-    builder = StateGraph(State)
-    for name in ("one", "two", "three"):
-        builder.add_node(name, step(name))
-    builder.add_edge(START, "one")
-    builder.add_edge("one", "two")
-    builder.add_edge("two", "three")
-    builder.add_edge("three", END)
-    return builder
+    return linear_graph(State, [(name, step(name)) for name in ("one", "two", "three")])
 
 
 class Recorder:

@@ -1,12 +1,12 @@
 import json
 
-import pytest
-from langgraph.graph import END, START, StateGraph
 from typing import TypedDict
+
+import pytest
 
 from benchmarks.report import Report
 
-from agents.runtime.graph import run_graph
+from agents.runtime.graph import linear_graph, run_graph
 from agents.runtime.launch import RunOptions, launch, resume
 from agents.runtime.run import Run
 
@@ -23,12 +23,7 @@ def asking_agent(run, model):
             return {"answers": state.get("answers", []) + [reply]}
         return node
 
-    builder = StateGraph(State)
-    names = [f"ask{i}" for i in range(3)]
-    for index, name in enumerate(names):
-        builder.add_node(name, ask(index))
-    for start, end in zip([START] + names, names + [END]):
-        builder.add_edge(start, end)
+    builder = linear_graph(State, [(f"ask{index}", ask(index)) for index in range(3)])
     state = run_graph(builder, run, {"answers": []})
     return Report(summary={"answers": state["answers"], "best": len(state["answers"])})
 
