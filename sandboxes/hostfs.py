@@ -74,11 +74,14 @@ def hidden_paths(paths: list[str]) -> list[str]:
     return [p for p in paths if blocking_ancestor(p)]
 
 
-def expose_to_unprivileged(paths: list[str]) -> None:
-    """In a private mount namespace (child, as root): mask each blocking ancestor with an empty tmpfs and bind
-    back only ``paths`` under it, so that e.g. /root/.pyenv is reachable and the rest of /root is not."""
+def enter_private_mount_namespace() -> None:
     linux.unshare(linux.CLONE_NEWNS)
     linux.mount(None, "/", None, linux.MS_REC | linux.MS_PRIVATE)
+
+
+def expose_to_unprivileged(paths: list[str]) -> None:
+    """(child, root, in its private mount namespace) Mask each blocking ancestor with an empty tmpfs and bind
+    back only ``paths`` under it, so that e.g. /root/.pyenv is reachable and the rest of /root is not."""
     fds = {p: os.open(p, os.O_PATH | os.O_DIRECTORY) for p in paths}
     for ancestor in sorted({blocking_ancestor(p) for p in paths}, key=len):
         linux.mount("tmpfs", ancestor, "tmpfs", linux.MS_NOSUID | linux.MS_NODEV, "mode=0755,size=64k")
@@ -92,3 +95,20 @@ def search_path() -> str:
     """PATH inside a sandbox: the host Python's bin folder first, then the system folders."""
     python_bin = os.path.join(python_dirs()[0], "bin")
     return f"{python_bin}:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"
+
+
+def private_view(workdir: str, tmp_mb: int) -> None:
+    """(child, root, in its private mount namespace) What bubblewrap gives, for the unshare fallback: the host
+    read-only, a private size-capped /tmp, and only the work dir writable."""
+    work_fd = os.open(workdir, os.O_PATH | os.O_DIRECTORY)
+    for scratch in ("/tmp", "/dev/shm"):
+        if os.path.isdir(scratch):
+            linux.mount("tmpfs", scratch, "tmpfs", linux.MS_NOSUID | linux.MS_NODEV, f"size={tmp_mb}m,mode=1777")
+    os.makedirs(workdir, exist_ok=True)
+    linux.mount(f"/proc/self/fd/{work_fd}", workdir, None, linux.MS_BIND)
+    os.close(work_fd)
+    linux.set_read_only("/", True, recursive=True)
+    for writable in ("/tmp", "/dev/shm", "/proc", workdir):
+        if os.path.isdir(writable):
+            linux.set_read_only(writable, False, recursive=False)
+    os.chdir(workdir)  # the cwd set before this hook still points at the old, now read-only, mount

@@ -10,6 +10,7 @@ import secrets
 import shutil
 import signal
 import subprocess
+import tempfile
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
@@ -60,11 +61,17 @@ def _works(argv: list[str]) -> bool:
 def _private_mounts_work() -> bool:
     if os.geteuid() != 0:
         return False
+
+    def private_namespace() -> None:
+        hostfs.enter_private_mount_namespace()
+        hostfs.private_view(folder, 1)
+    folder = tempfile.mkdtemp()
     try:
-        return subprocess.run(["/usr/bin/true"], preexec_fn=lambda: hostfs.expose_to_unprivileged([]),
-                              timeout=10).returncode == 0
+        return subprocess.run(["/usr/bin/true"], preexec_fn=private_namespace, timeout=10).returncode == 0
     except (OSError, subprocess.SubprocessError):
         return False
+    finally:
+        os.rmdir(folder)
 
 
 def _cgroups_work() -> bool:
@@ -121,11 +128,17 @@ def _rlimits(limits: Limits, caps: HostCaps) -> list[tuple[int, int]]:
     return out
 
 
-def preexec_hook(caps: HostCaps, limits: Limits, cgroup: Cgroup | None,
-                 ids: tuple[int, int] | None) -> Callable[[], None]:
-    """The child-side set-up: join the cgroup, set rlimits, expose hidden toolchains, drop root."""
+def _own_view(caps: HostCaps) -> bool:
+    """Without bubblewrap, root builds the read-only view and private /tmp itself."""
+    return caps.private_mounts and not caps.bwrap
+
+
+def preexec_hook(caps: HostCaps, limits: Limits, cgroup: Cgroup | None, ids: tuple[int, int] | None,
+                 workdir: str) -> Callable[[], None]:
+    """The child-side set-up: join the cgroup, set rlimits, arrange the mounts, drop root."""
     rlimits = _rlimits(limits, caps)
     hidden = hostfs.hidden_paths(hostfs.readonly_dirs(limits.extra_ro_paths)) if ids else []
+    own_view = _own_view(caps)
 
     def setup() -> None:
         if cgroup is not None:
@@ -133,9 +146,15 @@ def preexec_hook(caps: HostCaps, limits: Limits, cgroup: Cgroup | None,
         for which, value in rlimits:
             hard = value + 1 if which == resource.RLIMIT_CPU else value
             resource.setrlimit(which, (value, hard))
+        if hidden or own_view:
+            hostfs.enter_private_mount_namespace()
+        if hidden:
+            hostfs.expose_to_unprivileged(hidden)
+        if own_view:
+            hostfs.private_view(workdir, limits.disk_mb)
+            if caps.mode == "none" and not limits.network:
+                linux.unshare(linux.CLONE_NEWNET)
         if ids is not None:
-            if hidden:
-                hostfs.expose_to_unprivileged(hidden)
             _drop_privileges(ids)
         linux.set_parent_death_signal(signal.SIGKILL)  # after the uid change, which clears it
     return setup
@@ -176,10 +195,10 @@ def protections(caps: HostCaps, limits: Limits, disk_capped: bool, ids: tuple[in
     namespaced = caps.mode != "none"
     return {
         "isolation": caps.mode,
-        "network_off": namespaced and not limits.network,
+        "network_off": (namespaced or _own_view(caps)) and not limits.network,
         "pid_namespace": namespaced,
-        "read_only_host": "mount" if caps.bwrap else ("other uid" if ids else False),
-        "private_tmp": caps.bwrap,
+        "read_only_host": "mount" if caps.bwrap or _own_view(caps) else ("other uid" if ids else False),
+        "private_tmp": caps.bwrap or _own_view(caps),
         "user": "a fresh unprivileged uid per run" if ids else f"uid {os.geteuid()}",
         "memory_limit": "cgroup (tree, no swap)" if caps.cgroups else "RLIMIT_DATA (per process)",
         "pids_limit": "cgroup" if caps.cgroups else "RLIMIT_NPROC",
@@ -191,7 +210,7 @@ def protections(caps: HostCaps, limits: Limits, disk_capped: bool, ids: tuple[in
 def build_plan(caps: HostCaps, argv: list[str], limits: Limits, workdir: str, env: dict[str, str],
                cgroup: Cgroup | None, disk_capped: bool, ids: tuple[int, int] | None) -> Plan:
     """Wrap ``argv`` in the strongest isolation this host offers; ``ids`` is the uid/gid to run as (root only)."""
-    hook = preexec_hook(caps, limits, cgroup, ids)
+    hook = preexec_hook(caps, limits, cgroup, ids, workdir)
     if caps.bwrap:
         return Plan(bwrap_prefix(limits, workdir, env) + argv, {"PATH": env["PATH"]}, hook)
     if caps.unshare:

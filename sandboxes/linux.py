@@ -6,19 +6,31 @@ import ctypes
 import os
 
 CLONE_NEWNS = 0x00020000
+CLONE_NEWNET = 0x40000000
 MS_NOSUID = 0x2
 MS_NODEV = 0x4
 MS_BIND = 0x1000
 MS_REC = 0x4000
 MS_PRIVATE = 1 << 18
+MS_REMOUNT = 0x20
 MNT_DETACH = 0x2
 PR_SET_PDEATHSIG = 1
+SYS_MOUNT_SETATTR = 442  # the same number on x86_64 and arm64
+AT_FDCWD = -100
+AT_RECURSIVE = 0x8000
+MOUNT_ATTR_RDONLY = 0x1
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
 _libc.umount2.argtypes = [ctypes.c_char_p, ctypes.c_int]
 _libc.unshare.argtypes = [ctypes.c_int]
 _libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
+_libc.syscall.restype = ctypes.c_long
+
+
+class _MountAttr(ctypes.Structure):
+    _fields_ = [("attr_set", ctypes.c_uint64), ("attr_clr", ctypes.c_uint64), ("propagation", ctypes.c_uint64),
+                ("userns_fd", ctypes.c_uint64)]
 
 
 def _check(result: int, what: str) -> None:
@@ -56,3 +68,11 @@ def mount_tmpfs(target: str, size_mb: int, uid: int, gid: int) -> None:
     """Mount a size-capped tmpfs owned by ``uid:gid`` on ``target``."""
     data = f"size={size_mb}m,mode=0755,uid={uid},gid={gid}"
     mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, data)
+
+
+def set_read_only(path: str, read_only: bool, recursive: bool) -> None:
+    """mount_setattr(2) (Linux 5.12+): set or clear the read-only flag of the mount(s) at ``path``."""
+    attr = _MountAttr(MOUNT_ATTR_RDONLY if read_only else 0, 0 if read_only else MOUNT_ATTR_RDONLY, 0, 0)
+    flags = AT_RECURSIVE if recursive else 0
+    result = _libc.syscall(SYS_MOUNT_SETATTR, AT_FDCWD, _b(path), flags, ctypes.byref(attr), ctypes.sizeof(attr))
+    _check(int(result), f"mount_setattr {path}")

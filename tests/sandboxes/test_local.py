@@ -4,9 +4,11 @@ import dataclasses
 
 import pytest
 
+from sandboxes.attacks import ATTACKS
 from sandboxes.base import Limits
 from sandboxes.isolation import probe
 from sandboxes.local import LocalSandbox
+from sandboxes.selftest import run_case
 
 from tests.sandboxes.conftest import SMALL
 
@@ -65,7 +67,14 @@ def test_fallback_modes_still_run_and_limit(mode):
     assert ok.ok and ok.files == {"o": b"1"}
     slow = sandbox.run(["sleep", "30"], limits=Limits(wall_s=0.5))
     assert slow.timed_out
-    assert sandbox.protections["network_off"] is (mode == "unshare")
+    claims = sandbox.protections
+    assert claims["network_off"] is (mode == "unshare" or caps.private_mounts)
+    for attack in ATTACKS:
+        if attack.name in ("network", "write_outside", "disk_fill", "detached_daemon"):
+            row = run_case(sandbox, attack)
+            claimed = {"network": claims["network_off"], "write_outside": claims["read_only_host"] == "mount",
+                       "disk_fill": claims["private_tmp"], "detached_daemon": caps.cgroups}[attack.name]
+            assert row["contained"] or not claimed, row["detail"]
     sandbox.close()
 
 
