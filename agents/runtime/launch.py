@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from pydantic import BaseModel
@@ -61,6 +62,7 @@ def launch(agent: str, config: BaseModel | dict[str, Any], options: RunOptions, 
     model = resolve_model(options.model, api_base=options.api_base)
     run = Run.create(agent, config, runtime=options)
     run.update_meta(model=model.name if model else "offline")
+    print(f"run {run.id} ({run.dir}); if it stops early: agent runs resume {run.id}", file=sys.stderr)
     return run, execute_run(run, wrap_model(model, run, options))
 
 

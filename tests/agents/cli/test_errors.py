@@ -8,9 +8,11 @@ from agents.runtime.run import Run, list_run_ids
 def assert_one_line_error(result, *fragments):
     assert result.code == 2, (result.out, result.err)
     lines = result.err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.err
+    errors = [line for line in lines if line.startswith("error: ")]
+    assert errors == lines[-1:], f"one error line, last on stderr: {result.err}"
+    assert "Traceback" not in result.err
     for fragment in fragments:
-        assert fragment in lines[0]
+        assert fragment in errors[0]
 
 
 def test_no_credentials(agent_cli):
