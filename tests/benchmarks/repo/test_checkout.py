@@ -1,0 +1,34 @@
+import pytest
+
+from benchmarks.repo.checkout import RepoCache, slug
+from benchmarks.repo.demo import build_demo, commit_all, write_files
+from sandboxes.errors import UserError
+
+
+def test_one_clone_many_worktrees_shared_per_commit(tmp_path):
+    repo, instances = build_demo(tmp_path / "src")
+    base = instances[0]["base_commit"]
+    write_files(repo, {"shop/util.py": "# later\n"})
+    later = commit_all(repo, "later")
+    cache = RepoCache(tmp_path / "cache")
+    first = cache.worktree(str(repo), base)
+    assert cache.worktree(str(repo), base) == first
+    second = cache.worktree(str(repo), later)
+    assert first != second and (second / "shop/util.py").read_text() == "# later\n"
+    assert "def round_money" in (first / "shop/util.py").read_text()
+    assert len(list((tmp_path / "cache/mirrors").iterdir())) == 1
+    assert cache.reader(str(repo), base)("shop/util.py").startswith('"""Money helpers')
+    assert cache.reader(str(repo), base)("missing.py") is None
+
+
+def test_mirrors_folder_and_unavailable_repos(tmp_path):
+    repo, instances = build_demo(tmp_path / "mirrors")
+    cache = RepoCache(tmp_path / "cache", mirrors=tmp_path / "mirrors")
+    assert cache.origin("someone/shop") == str(repo.resolve())
+    assert cache.origin("someone/unknown") is None
+    with pytest.raises(UserError, match="not available locally"):
+        cache.clone("someone/unknown")
+    assert RepoCache(tmp_path / "c2", allow_clone=True).origin("o/r") == "https://github.com/o/r.git"
+    with pytest.raises(UserError, match="missing"):
+        cache.worktree("someone/shop", "f" * 40)
+    assert slug("django/django") == "django__django"
