@@ -8,6 +8,7 @@ from agents.runtime.run import Run
 from memory.entailment.store import GraphStore
 import pytest
 
+from agents.pathwise.prompts import PERTURBATION
 from tests.agents.pathwise.conftest import CODE_ADVICE, POLICY_ADVICE, role_roles, scripted_model
 
 CONFIG = PathWiseConfig(problem="kp_construct", budget=16, initial_population=3, population=3, actions=2,
@@ -54,6 +55,13 @@ def test_critic_advice_is_routed_to_its_own_role_only(searched):
     assert not any(CODE_ADVICE in p for p in policy)
     assert not any(POLICY_ADVICE in p for p in world)
     assert len(prompts["policy critic"]) >= 1 and len(prompts["code critic"]) >= 1
+
+
+def test_prompt_perturbation_reaches_some_world_model_prompts(searched):
+    world = role_roles(searched[2])["world model"]
+    perturbed = [PERTURBATION in p for p in world]
+    assert any(perturbed), "the seeded search perturbs some world-model prompts"
+    assert not all(perturbed)
 
 
 def test_population_is_updated_from_the_leaves(searched):
