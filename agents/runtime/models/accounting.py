@@ -39,7 +39,8 @@ class AccountedModel:
                       completion_tokens=response.usage.completion_tokens,
                       cost_usd=response.cost_usd, cost_known=response.cost_known, cached=response.cached,
                       latency_s=round(time.perf_counter() - started, 6),
-                      tool_calls=[call.name for call in response.tool_calls], reply_chars=len(response.content))
+                      messages=len(messages), tool_calls=[call.name for call in response.tool_calls],
+                      reply_chars=len(response.content))
         return response
 
     def _check_budget(self) -> None:
