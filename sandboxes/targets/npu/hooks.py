@@ -54,7 +54,8 @@ class NpuHooks(RuntimeHooks):
         return output, timing_fields(profile, self.chip.clock_mhz, roofline)
 
     def reference_call(self, model: Any, inputs: Sequence[Any]) -> tuple[Any, dict[str, Any]]:
-        key = tuple((tuple(x.shape), str(x.dtype)) if isinstance(x, torch.Tensor) else repr(x) for x in inputs)
+        key = (type(model).__qualname__,) + tuple(
+            (tuple(x.shape), str(x.dtype)) if isinstance(x, torch.Tensor) else repr(x) for x in inputs)
         if key not in self._eager:
             eager = run_eager(model, list(inputs), self.chip)
             if eager.profile is None:

@@ -96,16 +96,19 @@ class GlobalTensor:
 class LocalTensor:
     """A typed view of part of one queue buffer (or TBuf) in UB, L1, L0A, L0B or L0C."""
 
-    __slots__ = ("_raw", "_start", "_size", "_dtype", "_slot", "_owner", "_generation", "position")
+    __slots__ = ("_raw", "_start", "_size", "_dtype", "_np", "_slot", "_owner", "_generation", "_aligned",
+                 "position")
 
     def __init__(self, raw: np.ndarray, start: int, size: int, dtype, slot: Slot, owner, position: str):
         self._raw = raw
         self._start = start
         self._size = size
         self._dtype = dtype_name(dtype)
+        self._np = np_dtype(self._dtype)
         self._slot = slot
         self._owner = owner
         self._generation = owner.generation
+        self._aligned = start % current_core().alignment[BUFFER_OF[position]] == 0
         self.position = position
 
     @property
@@ -158,16 +161,19 @@ class LocalTensor:
 
     def _span(self, start: int, count: int) -> np.ndarray:
         """The numpy view of ``count`` elements from ``start``; simulator internal."""
-        self._check_live()
+        if self._owner.generation != self._generation or not self._owner.live:
+            self._check_live()
         if start < 0 or count < 0 or start + count > self._size:
             raise OutOfBoundsError(
                 f"access of elements [{start}, {start + count}) on a {self.position} tensor of {self._size} elements "
                 f"({self.buffer}); shrink the count or allocate a larger buffer")
-        dtype = np_dtype(self._dtype)
-        begin = self._start + start * dtype.itemsize
-        return self._raw[begin:begin + count * dtype.itemsize].view(dtype)
+        size = self._np.itemsize
+        begin = self._start + start * size
+        return self._raw[begin:begin + count * size].view(self._np)
 
     def _require_alignment(self, what: str) -> None:
+        if self._aligned:
+            return
         align = current_core().alignment[BUFFER_OF[self.position]]
         if self._start % align:
             raise AlignmentError(

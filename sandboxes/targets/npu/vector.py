@@ -11,7 +11,7 @@ import numpy as np
 from sandboxes.targets.npu.dtypes import is_float, np_dtype
 from sandboxes.targets.npu.errors import DtypeError, ParamError, QueuePositionError
 from sandboxes.targets.npu.runtime import current_core
-from sandboxes.targets.npu.tensors import LocalTensor
+from sandboxes.targets.npu.tensors import UB_POSITIONS, LocalTensor
 
 FLOAT_TYPES = frozenset({"float16", "float32"})
 ARITH_TYPES = FLOAT_TYPES | {"int16", "int32"}
@@ -83,7 +83,7 @@ def repeat_index(repeat: Repeat, operand: int, itemsize: int, lanes: int) -> np.
 def _check_operand(tensor, name: str) -> None:
     if not isinstance(tensor, LocalTensor):
         raise ParamError(f"{name}: operands must be LocalTensors in UB, got {type(tensor).__name__}")
-    if tensor.buffer != "UB":
+    if tensor.position not in UB_POSITIONS:
         raise QueuePositionError(
             f"{name} works on UB tensors (VECIN/VECCALC/VECOUT); got one at {tensor.position} ({tensor.buffer})")
     tensor._require_alignment(name)
@@ -96,13 +96,14 @@ def _gather(tensor: LocalTensor, index: np.ndarray) -> np.ndarray:
 def issue(name: str, cost: str, dst: LocalTensor, srcs: Sequence[LocalTensor], fn: Callable,
           count: int | None = None, repeat: Repeat | None = None, dtypes=ARITH_TYPES, extra_reads=()) -> None:
     """Check, execute and time one vector instruction. ``fn`` maps source arrays to the result."""
-    for tensor in (dst, *srcs):
+    operands = (dst, *srcs)
+    for tensor in operands:
         _check_operand(tensor, name)
-        if tensor.dtype not in dtypes:
+        if tensor._dtype not in dtypes:
             raise DtypeError(f"{name} does not support {tensor.dtype} on this chip; supported: {sorted(dtypes)} "
                              f"(Cast to float32 first)")
     core = current_core()
-    width = max(np_dtype(t.dtype).itemsize for t in (dst, *srcs))
+    width = max(t._np.itemsize for t in operands)
     lanes = core.chip.vector_repeat_bytes // width
     if repeat is None:
         count = int(count)
@@ -110,7 +111,7 @@ def issue(name: str, cost: str, dst: LocalTensor, srcs: Sequence[LocalTensor], f
             raise ParamError(f"{name} count must be ≥ 0, got {count}")
         if count == 0:
             return
-        dst._span(0, count)[...] = _compute(fn, [s._span(0, count) for s in srcs], dst.dtype)
+        dst._span(0, count)[...] = _compute(fn, [s._span(0, count) for s in srcs], dst)
         repeats = -(-count * width // core.chip.vector_repeat_bytes)
     else:
         if not 0 <= repeat.times <= core.chip.max_repeat:
@@ -119,14 +120,14 @@ def issue(name: str, cost: str, dst: LocalTensor, srcs: Sequence[LocalTensor], f
         if repeat.times == 0:
             return
         index = [repeat_index(repeat, i, width, lanes) for i in range(1 + len(srcs))]
-        result = _compute(fn, [_gather(s, ix) for s, ix in zip(srcs, index[1:])], dst.dtype)
+        result = _compute(fn, [_gather(s, ix) for s, ix in zip(srcs, index[1:])], dst)
         dst._span(0, int(index[0].max()) + 1)[index[0]] = result
         repeats = repeat.times
-    record_vector(name, cost, repeats, [s._slot for s in srcs] + list(extra_reads), [dst._slot], dst.dtype)
+    record_vector(name, cost, repeats, [s._slot for s in srcs] + list(extra_reads), [dst._slot], dst.dtype, core)
 
 
-def record_vector(name: str, cost: str, repeats: int, reads, writes, dtype: str) -> None:
-    core = current_core()
+def record_vector(name: str, cost: str, repeats: int, reads, writes, dtype: str, core=None) -> None:
+    core = core or current_core()
     table = core.chip.vector_costs[cost]
     cycles = table.fixed + table.per_repeat * repeats
     if cost == "reduce" and dtype == "float16":
@@ -134,13 +135,13 @@ def record_vector(name: str, cost: str, repeats: int, reads, writes, dtype: str)
     core.timeline.record(name, "VEC", cycles, reads, writes)
 
 
-def _compute(fn: Callable, arrays: list[np.ndarray], dst_dtype: str) -> np.ndarray:
+def _compute(fn: Callable, arrays: list[np.ndarray], dst: LocalTensor) -> np.ndarray:
     """Floats compute in fp32 and round to the destination type; integers wrap in their own type."""
-    if is_float(dst_dtype):
+    if dst._dtype in FLOAT_TYPES or dst._dtype == "bfloat16":
         arrays = [a.astype(np.float32, copy=False) for a in arrays]
     with np.errstate(all="ignore"):
         result = fn(*arrays)
-    return np.asarray(result).astype(np_dtype(dst_dtype), copy=False)
+    return result
 
 
 def _scalar(value, dtype: str):

@@ -119,6 +119,8 @@ class _Reader:
 
     def _arith(self, op: str, node: torch.fx.Node) -> OpSpec | None:
         left, right = node.args
+        if any(isinstance(a, torch.fx.Node) and a not in self.names for a in (left, right)):
+            return None  # an operand came from an operator without a template
         if isinstance(left, torch.fx.Node) and isinstance(right, torch.fx.Node):
             if op == "mul" and left is right:
                 return OpSpec("square", "elementwise", [self.names[left]])

@@ -1,0 +1,75 @@
+"""Sanity properties of the timing model, on real kernels (every number is simulated)."""
+
+import numpy as np
+import pytest
+
+from sandboxes.targets.npu.chip import ChipConfig, load_chip
+from sandboxes.targets.npu.errors import ParamError
+from sandboxes.targets.npu.lang import kernel, launch
+from tests.sandboxes.targets.npu.kernels import run_copy
+
+
+@pytest.mark.parametrize("block_dim", [1, 4, 16, 48])
+def test_copy_never_beats_the_bandwidth_bound(block_dim):
+    profile = run_copy(n=1 << 18, block_dim=block_dim)
+    chip = ChipConfig()
+    bound = chip.launch_overhead_cycles + 2 * (1 << 18) * 4 / chip.hbm_bytes_per_cycle
+    assert profile.cycles >= bound
+    assert profile.gm_read_bytes >= (1 << 18) * 4  # ragged tails move whole 32-byte blocks
+    assert profile.gm_write_bytes == profile.gm_read_bytes
+
+
+def test_double_buffering_overlaps_pipes_and_single_buffering_serialises():
+    single = run_copy(n=1 << 17, tile=4096, buffers=1, vector_ops=6, inplace=True)
+    double = run_copy(n=1 << 17, tile=4096, buffers=2, vector_ops=6, inplace=True)
+    assert double.cycles < 0.8 * single.cycles
+    busy = single.busy
+    serial = busy["MTE2"] + busy["VEC"] + busy["MTE3"]
+    assert single.makespan_cycles == pytest.approx(serial, rel=0.05)  # nothing overlapped
+    assert double.makespan_cycles < 0.75 * serial
+
+
+def test_more_cores_help_until_bandwidth_bound():
+    cycles = {cores: run_copy(n=1 << 20, block_dim=cores, tile=8192).cycles for cores in (1, 2, 4, 8, 16, 32, 48)}
+    assert cycles[2] < 0.6 * cycles[1] and cycles[4] < 0.6 * cycles[2]
+    assert cycles[48] >= 0.9 * cycles[16]  # bandwidth bound: more cores stop helping
+    chip = ChipConfig()
+    floor = chip.launch_overhead_cycles + 2 * (1 << 20) * 4 / chip.hbm_bytes_per_cycle
+    assert cycles[48] == pytest.approx(floor, rel=0.05)
+
+
+def test_same_kernel_and_inputs_give_the_same_cycles():
+    assert run_copy(block_dim=3).cycles == run_copy(block_dim=3).cycles
+
+
+def test_second_chip_config_changes_the_timing():
+    other = load_chip("ascend910a")
+    assert other.separated is False and other.ub_bytes == 262144
+    assert run_copy(block_dim=8, chip=other).cycles != run_copy(block_dim=8).cycles
+
+
+def test_launch_rejects_undecorated_functions_and_bad_block_dim():
+    with pytest.raises(ParamError, match="@kernel"):
+        launch(lambda: None, 1)
+
+    @kernel
+    def empty():
+        pass
+    with pytest.raises(ParamError, match="block_dim"):
+        launch(empty, 0)
+    assert launch(empty, 2).cycles == ChipConfig().launch_overhead_cycles
+
+
+def test_trace_records_events_per_core():
+    profile = launch_traced()
+    pipes = {event.pipe for event in profile.events[0]}
+    assert {"MTE2", "VEC", "MTE3"} <= pipes
+    for event in profile.events[0]:
+        assert event.end >= event.start
+
+
+def launch_traced():
+    from tests.sandboxes.targets.npu.kernels import CopyTiling, copy_kernel
+
+    x, y = np.ones(4096, np.float32), np.zeros(4096, np.float32)
+    return launch(copy_kernel, 1, x, y, CopyTiling(4096, 1024, 2, 0), trace=True)
