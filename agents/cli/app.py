@@ -15,6 +15,7 @@ from agents.runtime.models.base import ModelReplyError
 COMMAND_MODULES = [
     "agents.cli.bench_drc",
     "agents.cli.bench_kernels",
+    "agents.cli.bench_npu",
     "agents.cli.bench_numerics",
     "agents.cli.sandbox_cmd",
     "agents.cli.run_pathwise",
