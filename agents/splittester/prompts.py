@@ -52,16 +52,18 @@ def split_messages(spec: TaskSpec, decks: list[str], history: str) -> list[dict]
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
 
 
+def _candidates(decks: list[str]) -> str:
+    return "\n\n".join(f"Candidate {index + 1}:\n```ruby\n{deck}```" for index, deck in enumerate(decks))
+
+
 def judge_messages(spec: TaskSpec, decks: list[str], evidence: str) -> list[dict]:
-    shown = "\n\n".join(f"Candidate {index + 1}:\n```ruby\n{deck}```" for index, deck in enumerate(decks))
-    user = (f"{spec_text(spec)}\n\n{shown}\n\nLayouts on which the candidates disagree, with each candidate's "
+    user = (f"{spec_text(spec)}\n\n{_candidates(decks)}\n\nLayouts on which the candidates disagree, with each candidate's "
             f"verdicts (violated categories) and the expected verdicts:\n{evidence}\n\n"
             "Which candidate implements the rules correctly? End your reply with `ANSWER: <number>`.")
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
 
 
 def blind_judge_messages(spec: TaskSpec, decks: list[str]) -> list[dict]:
-    shown = "\n\n".join(f"Candidate {index + 1}:\n```ruby\n{deck}```" for index, deck in enumerate(decks))
-    user = (f"{spec_text(spec)}\n\n{shown}\n\nWithout running them, which candidate implements the rules "
+    user = (f"{spec_text(spec)}\n\n{_candidates(decks)}\n\nWithout running them, which candidate implements the rules "
             "correctly? End your reply with `ANSWER: <number>`.")
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
