@@ -40,6 +40,7 @@ def lookup(key: str, count: int) -> np.ndarray:
 
 
 def store(key: str, values: list[float], method: str) -> None:
+    _stored.cache_clear()  # merge into the file as it is now, not as it was when this process read it
     data = dict(_stored())
     data[key] = {"method": method, "values": [round(float(v), 6) for v in values]}
     REFERENCE_FILE.parent.mkdir(parents=True, exist_ok=True)
