@@ -120,6 +120,17 @@ def _resolver() -> ExtensionResolver:
     return _active
 
 
+def cpp_spec(name: str, source: str, functions: Mapping[str, Sequence[str]],
+             extra_cflags: Sequence[str] = ()) -> ExtensionSpec:
+    """The spec :func:`load_cpp` resolves (same arguments); unknown argument kinds are a ValueError."""
+    unknown = sorted({k for kinds in functions.values() for k in kinds} - set(CPP_ARG_TYPES))
+    if unknown:
+        raise ValueError(f"load_cpp: unknown argument kinds {unknown}; use {sorted(CPP_ARG_TYPES)}")
+    return ExtensionSpec(kind="cpp", name=name, cpp_sources=(source,), functions=tuple(functions),
+                         extra_cflags=tuple(extra_cflags),
+                         options={"functions": {k: list(v) for k, v in functions.items()}})
+
+
 def load_cpp(name: str, source: str, functions: Mapping[str, Sequence[str]],
              extra_cflags: Sequence[str] = ()) -> Any:
     """Build plain C++ (``extern "C"`` functions, OpenMP allowed) and load it with ctypes.
@@ -127,27 +138,29 @@ def load_cpp(name: str, source: str, functions: Mapping[str, Sequence[str]],
     ``functions`` maps each exported function to its argument kinds, from ``tensor`` (passed as a
     data pointer to contiguous CPU memory), ``int`` (int64_t), ``float`` and ``double``.
     """
-    unknown = sorted({k for kinds in functions.values() for k in kinds} - set(CPP_ARG_TYPES))
-    if unknown:
-        raise ValueError(f"load_cpp: unknown argument kinds {unknown}; use {sorted(CPP_ARG_TYPES)}")
-    spec = ExtensionSpec(kind="cpp", name=name, cpp_sources=(source,), functions=tuple(functions),
-                         extra_cflags=tuple(extra_cflags),
-                         options={"functions": {k: list(v) for k, v in functions.items()}})
-    return _resolver().resolve(spec)
+    return _resolver().resolve(cpp_spec(name, source, functions, extra_cflags))
 
 
-def load_inline(name: str, cpp_sources: Any, cuda_sources: Any = None, functions: Any = None,
+def inline_spec(name: str, cpp_sources: Any, cuda_sources: Any = None, functions: Any = None,
                 extra_cflags: Any = None, extra_cuda_cflags: Any = None, extra_ldflags: Any = None,
                 extra_include_paths: Any = None, build_directory: Any = None, verbose: bool = False,
                 with_cuda: Any = None, is_python_module: bool = True, with_pytorch_error_handling: bool = True,
-                keep_intermediates: bool = True, use_pch: bool = False, **ignored: Any) -> Any:
-    """Drop-in for ``torch.utils.cpp_extension.load_inline``, served from the build cache."""
-    spec = ExtensionSpec(
+                keep_intermediates: bool = True, use_pch: bool = False, **ignored: Any) -> ExtensionSpec:
+    """The spec a ``load_inline`` call with these arguments resolves to."""
+    return ExtensionSpec(
         kind="load_inline", name=name, cpp_sources=_strings(cpp_sources), cuda_sources=_strings(cuda_sources),
         functions=_strings(functions), extra_cflags=_strings(extra_cflags),
         extra_cuda_cflags=_strings(extra_cuda_cflags), extra_ldflags=_strings(extra_ldflags),
         options={"with_cuda": with_cuda, "extra_include_paths": list(_strings(extra_include_paths))})
-    return _resolver().resolve(spec)
+
+
+def load_inline(*args: Any, **kwargs: Any) -> Any:
+    """Drop-in for ``torch.utils.cpp_extension.load_inline``, served from the build cache."""
+    return _resolver().resolve(inline_spec(*args, **kwargs))
+
+
+SPEC_BUILDERS = {"load_cpp": cpp_spec, "load_inline": inline_spec}
+"""Solution-facing loader name -> the function that turns its arguments into a spec."""
 
 
 def _strings(value: Any) -> tuple[str, ...]:
