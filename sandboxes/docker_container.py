@@ -44,11 +44,16 @@ def owner_alive(owner: str) -> bool:
 
 def reap_orphans(client) -> int:
     """Remove sandbox containers whose owning process has died; return how many."""
+    import docker
+
     removed = 0
-    for container in client.containers.list(all=True, filters={"label": LABEL}):
-        if not owner_alive(container.labels.get(OWNER_LABEL, "")):
-            container.remove(force=True)
-            removed += 1
+    for container in client.api.containers(all=True, filters={"label": LABEL}):
+        if not owner_alive((container.get("Labels") or {}).get(OWNER_LABEL, "")):
+            try:
+                client.api.remove_container(container["Id"], force=True)
+                removed += 1
+            except docker.errors.APIError:  # already gone or being removed by the engine (--rm)
+                pass
     return removed
 
 
