@@ -31,7 +31,7 @@ class EagerRun:
 
 
 @functools.lru_cache(maxsize=64)
-def _kernel_module(source: str) -> types.ModuleType:
+def kernel_module(source: str) -> types.ModuleType:
     name = f"npu_eager_op_{hashlib.sha256(source.encode()).hexdigest()[:12]}"
     module = types.ModuleType(name)
     sys.modules[name] = module  # dataclasses (the tiling struct) look their module up here
@@ -41,7 +41,7 @@ def _kernel_module(source: str) -> types.ModuleType:
 
 def host_function(spec: OpSpec):
     """The template host function (``run_<family>``) computing ``spec`` with default parameters."""
-    return getattr(_kernel_module(render_kernel(spec)), f"run_{spec.family}")
+    return getattr(kernel_module(render_kernel(spec)), f"run_{spec.family}")
 
 
 def run_eager(model: torch.nn.Module, inputs: list, chip: ChipConfig | None = None) -> EagerRun:

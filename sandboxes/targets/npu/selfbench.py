@@ -9,8 +9,8 @@ import time
 import torch
 
 from benchmarks.report import Report
-from sandboxes.targets.npu.eager import _kernel_module
-from sandboxes.targets.npu.launch import capture
+from sandboxes.targets.npu.eager import kernel_module
+from sandboxes.targets.npu.launch import capture, current_chip
 from sandboxes.targets.npu.profile import Profile
 from sandboxes.targets.npu.roofline import roofline_cycles
 from sandboxes.targets.npu.templates import render_kernel
@@ -20,22 +20,16 @@ MILLION = 1 << 20
 
 
 def _scenario(name: str, spec: OpSpec, params: dict, inputs: list[torch.Tensor], flops: float = 0.0) -> dict:
-    run = getattr(_kernel_module(render_kernel(spec, params)), f"run_{spec.family}")
+    run = getattr(kernel_module(render_kernel(spec, params)), f"run_{spec.family}")
     started = time.perf_counter()
     with capture() as launches:
         output = run(*inputs)
     wall = time.perf_counter() - started
     profile = Profile(launches)
-    chip_cycles = roofline_cycles(_chip(), sum(t.numel() * 4 for t in [*inputs, output]), flops)
+    chip_cycles = roofline_cycles(current_chip(), sum(t.numel() * 4 for t in [*inputs, output]), flops)
     return {"scenario": name, "params": params, "cycles": round(profile.cycles), "simulated_us": profile.time_us,
             "bottleneck": profile.bottleneck, "roofline_fraction": round(chip_cycles / profile.cycles, 4),
             "wall_s": round(wall, 3), "elements": sum(t.numel() for t in inputs), "simulated": True}
-
-
-def _chip():
-    from sandboxes.targets.npu.launch import current_chip
-
-    return current_chip()
 
 
 def run_selfbench() -> Report:
