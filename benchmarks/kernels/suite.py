@@ -6,6 +6,7 @@ Solution files are named ``<level>__<task>.py``, ``<level>__<task>__<variant>.py
 
 from __future__ import annotations
 
+import contextvars
 import os
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -78,8 +79,8 @@ def run_pairs(pairs: Sequence[Pairing], target: Target, *, sandbox: Sandbox | No
     """Evaluate every pair with at most ``jobs`` at a time; results keep the order of ``pairs``."""
     results: list[KernelResult | None] = [None] * len(pairs)
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = {pool.submit(evaluate_file, p.task, p.solution, target, sandbox=sandbox, config=config): i
-                   for i, p in enumerate(pairs)}
+        futures = {pool.submit(contextvars.copy_context().run, evaluate_file, p.task, p.solution, target,
+                               sandbox=sandbox, config=config): i for i, p in enumerate(pairs)}
         for done, future in enumerate(as_completed(futures), start=1):
             index = futures[future]
             results[index] = future.result()

@@ -54,3 +54,14 @@ def test_run_pairs_keeps_order_and_reports_progress(tmp_path, cpu_target):
     results = run_pairs(pairs, cpu_target, jobs=2, on_result=lambda done, pair, result: seen.append(done))
     assert [r.task for r in results] == ["L1/relu", "L1/sigmoid"]
     assert all(r.status is Status.REJECTED for r in results) and sorted(seen) == [1, 2]
+
+
+def test_worker_threads_report_to_the_callers_event_sink(tmp_path, cpu_target):
+    from sandboxes.telemetry import event_sink
+
+    (tmp_path / "L1__relu.py").write_text("import os\n")
+    pairs, _ = pair_solutions(load_tasks("builtin:L1:relu"), tmp_path)
+    events = []
+    with event_sink(lambda kind, fields: events.append(kind)):
+        run_pairs(pairs, cpu_target, jobs=2)
+    assert events == ["kernel.evaluate"]
