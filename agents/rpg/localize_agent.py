@@ -8,8 +8,10 @@ the offline localiser's ranking is used and the report says so.
 from __future__ import annotations
 
 import json
+import uuid
 from typing import Any, TypedDict
 
+from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
 from pydantic import BaseModel, Field
 
@@ -158,9 +160,15 @@ def initial_state(issue: str) -> LocState:
 
 def localize_with_model(workspace: RPGWorkspace, model: ChatModel, issue: str,
                         config: AgentConfig | None = None) -> LocState:
-    """Run the agent once without a checkpointer (for benchmarks); returns the final state."""
-    graph = build_localizer_graph(workspace, model, config or AgentConfig()).compile()
-    return graph.invoke(initial_state(issue), {"recursion_limit": 4 * (config or AgentConfig()).max_steps + 10})
+    """Run the agent once on its own in-memory checkpointer (for benchmarks); returns the final state.
+
+    Its own checkpointer and thread keep it from inheriting the checkpointer of an enclosing graph,
+    which would otherwise resume one instance's conversation inside the next.
+    """
+    config = config or AgentConfig()
+    graph = build_localizer_graph(workspace, model, config).compile(checkpointer=InMemorySaver())
+    return graph.invoke(initial_state(issue), {"configurable": {"thread_id": uuid.uuid4().hex},
+                                               "recursion_limit": 4 * config.max_steps + 10})
 
 
 def offline_state(workspace: RPGWorkspace, issue: str, config: PropagationConfig | None = None) -> LocState:

@@ -30,7 +30,7 @@ class RepoCache:
     """Bare clones under ``root/mirrors`` and worktrees under ``root/worktrees``."""
 
     def __init__(self, root: str | Path, mirrors: str | Path | None = None, allow_clone: bool = False):
-        self.root = Path(root)
+        self.root = Path(root).resolve()
         self.mirrors = Path(mirrors) if mirrors else None
         self.allow_clone = allow_clone
         self._locks: dict[str, threading.RLock] = {}

@@ -87,7 +87,7 @@ def init_repo(repo: Path, files: dict[str, str]) -> str:
 
 def build_demo(dest: str | Path) -> tuple[Path, list[dict]]:
     """Write the demo repository under ``dest`` and return ``(repo path, instances)``."""
-    repo = Path(dest) / "shop"
+    repo = Path(dest).resolve() / "shop"
     base = init_repo(repo, FILES)
     instances = []
     for instance_id, path, old, new, statement in FIXES:
