@@ -67,6 +67,9 @@ class DockerSession:
         except ChannelClosed as error:
             self.healthy = False
             result = _lost_runner(error, limits)
+        if ContainerSpec.from_limits(limits) != self.container.spec:
+            result.notes.append("memory, pids, cpus, disk, network, gpu and extra paths are the session's "
+                                "(fixed when the container started); only time and output limits changed")
         return records.report(result, argv)
 
     def close(self) -> None:
