@@ -39,7 +39,13 @@ class Limits(Config):
 
 @dataclass
 class RunResult:
-    """What one sandboxed command did."""
+    """What one sandboxed command did.
+
+    ``returncode`` is 128 + N when a signal N ended the command (137 for the kill at a limit).
+    ``timed_out``: wall limit; ``cpu_exceeded``: CPU limit; ``oom_killed``: memory limit; ``disk_full``: the
+    work dir reached ``disk_mb``. ``files`` holds the collected files; ``notes`` what the backend could not
+    do or skipped (e.g. a symlink not followed on collect).
+    """
 
     returncode: int
     stdout: str
