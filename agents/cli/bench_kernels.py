@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 from typing import Annotated, Optional
 
 import typer
@@ -15,30 +14,17 @@ from benchmarks.kernels.throughput import measure_throughput
 from benchmarks.report import Report
 from sandboxes.errors import UserError
 from sandboxes.targets.base import Target
+from sandboxes.targets.registry import TARGETS, get_target
 
 from agents.cli.common import JsonOption, emit_report
 from agents.cli.groups import bench_app
 from agents.runtime.progress import Progress
 from agents.runtime.run import Run
 
-TARGETS = {"cpu": "sandboxes.targets.cpu:CpuTarget", "gpu": "sandboxes.targets.gpu:GpuTarget",
-           "npu": "sandboxes.targets.npu.target:NpuTarget"}
-
-
-def make_target(name: str) -> Target:
-    """The Target called ``name``; an unknown or uninstalled one is a UserError."""
-    if name not in TARGETS:
-        raise UserError(f"unknown target {name!r}; choose from {', '.join(TARGETS)}")
-    module, _, attribute = TARGETS[name].partition(":")
-    try:
-        return getattr(importlib.import_module(module), attribute)()
-    except (ImportError, AttributeError) as error:
-        raise UserError(f"target {name!r} is not available in this installation: {error}") from error
-
 
 @bench_app.command("kernels")
 def bench_kernels(
-    target: Annotated[str, typer.Option(help="cpu, gpu or npu.")] = "cpu",
+    target: Annotated[str, typer.Option(help=f"One of {', '.join(TARGETS)}.")] = "cpu",
     tasks: Annotated[str, typer.Option(help="builtin, builtin:L1, builtin:L1:relu,soft*, or a KernelBench folder.")]
     = "builtin",
     solutions: Annotated[str, typer.Option(help="A folder, builtin:reference or builtin:adversarial.")]
@@ -55,7 +41,7 @@ def bench_kernels(
     """Verify and time kernel solutions; rows task, status, correct, reason, speedup, runtime_ms, reference_ms."""
     from sandboxes.select import get_sandbox
 
-    chosen = make_target(target)
+    chosen = get_target(target)
     task_list = load_tasks(tasks)
     pairs, missing = pair_solutions(task_list, solutions_dir(solutions, target))
     if not pairs:
@@ -67,7 +53,7 @@ def bench_kernels(
                                        "throughput": throughput, "evaluation": config.model_dump()})
     with run.active():
         if throughput:
-            report = measure_throughput(pairs, lambda: make_target(target), box, config, jobs)
+            report = measure_throughput(pairs, lambda: get_target(target), box, config, jobs)
         else:
             report = _evaluate_all(pairs, missing, chosen, box, config, jobs, run, f"{solutions} on {target}")
         run.write_report(report)
