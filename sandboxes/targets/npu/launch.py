@@ -16,6 +16,7 @@ import contextlib
 import contextvars
 from typing import Callable, Iterator
 
+import numpy as np
 from threadpoolctl import threadpool_limits
 
 from sandboxes.targets.npu.chip import ChipConfig
@@ -71,7 +72,8 @@ def launch(kernel_fn: Callable, block_dim: int, *args, chip: ChipConfig | None =
     active = min(block_dim, cores)
     core_ends = [0.0] * cores
     results = []
-    with threadpool_limits(1, "blas"):  # small per-instruction matmuls: threads only add contention
+    # small per-instruction matmuls: BLAS threads only add contention; overflow gives inf/nan silently
+    with threadpool_limits(1, "blas"), np.errstate(all="ignore"):
         for block in range(block_dim):
             core = CoreContext(chip, block, block_dim, kernel_type, chip.hbm_bytes_per_cycle / active,
                                CoreTimeline(chip.scalar_issue_cycles, trace))

@@ -78,11 +78,12 @@ class CoreTimeline:
 
     def record(self, name: str, pipe: str, duration: float, reads=(), writes=(), nbytes: int = 0) -> float:
         """Schedule one instruction; return its end cycle."""
-        for slot in reads:
-            slot.check_read(pipe)
         start = max(self.pipe_free[pipe], self.issue)
         for slot in reads:
-            start = max(start, slot.write_end)
+            if not slot.synced and slot.writer_pipe != pipe:
+                slot.check_read(pipe)
+            if slot.write_end > start:
+                start = slot.write_end
         for slot in writes:
             start = max(start, slot.write_end, slot.read_end)
         end = start + duration

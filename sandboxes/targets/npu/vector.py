@@ -98,7 +98,8 @@ def issue(name: str, cost: str, dst: LocalTensor, srcs: Sequence[LocalTensor], f
     """Check, execute and time one vector instruction. ``fn`` maps source arrays to the result."""
     operands = (dst, *srcs)
     for tensor in operands:
-        _check_operand(tensor, name)
+        if type(tensor) is not LocalTensor or not tensor._aligned or tensor.position not in UB_POSITIONS:
+            _check_operand(tensor, name)
         if tensor._dtype not in dtypes:
             raise DtypeError(f"{name} does not support {tensor.dtype} on this chip; supported: {sorted(dtypes)} "
                              f"(Cast to float32 first)")
@@ -137,11 +138,9 @@ def record_vector(name: str, cost: str, repeats: int, reads, writes, dtype: str,
 
 def _compute(fn: Callable, arrays: list[np.ndarray], dst: LocalTensor) -> np.ndarray:
     """Floats compute in fp32 and round to the destination type; integers wrap in their own type."""
-    if dst._dtype in FLOAT_TYPES or dst._dtype == "bfloat16":
-        arrays = [a.astype(np.float32, copy=False) for a in arrays]
-    with np.errstate(all="ignore"):
-        result = fn(*arrays)
-    return result
+    if dst._dtype == "float16" or dst._dtype == "bfloat16":
+        arrays = [a.astype(np.float32) for a in arrays]
+    return fn(*arrays)  # launch() runs kernels under np.errstate(all="ignore"): inf/nan as on the chip
 
 
 def _scalar(value, dtype: str):
