@@ -59,8 +59,10 @@ def _evaluate(task: KernelTask, source: str, target: Target, sandbox: Sandbox | 
     target.availability().require_compile()
     sandbox = sandbox or default_sandbox()
     settings = target.runner_settings()
-    for spec in predicted_specs(source):  # cold start: build what the source evidently needs first
-        target.build(spec, sandbox)  # a failure is cached and reported when the runner asks for it
+    for spec, certain in predicted_specs(source):  # cold start: build what the source evidently needs first
+        build = target.build(spec, sandbox)
+        if certain and not build.ok:
+            return KernelResult(name, Status.COMPILE_ERROR, reason=f"{spec.name}: {build.error}")
     for _ in range(MAX_BUILD_ROUNDS):
         outcome = run_trusted(task.source, source, settings, target.cache_dir(), sandbox, config)
         if not outcome.needs_build:

@@ -3,7 +3,8 @@ runner once instead of twice (once to learn the specs, once to run).
 
 Only calls to ``load_cpp``/``load_inline`` whose arguments fold to constants (literals, module-level
 names bound to literals, concatenation, lists, tuples, dicts) are predicted; nothing is executed.
-A wrong or missing prediction costs nothing but time: the runner still asks for what it needs.
+A wrong or missing prediction costs nothing but time: the runner still asks for what it needs. A
+certain prediction (a module-level call) that fails to build is reported without starting the runner.
 """
 
 from __future__ import annotations
@@ -39,8 +40,12 @@ def _loader_name(call: ast.Call) -> str | None:
     return name if name in SPEC_BUILDERS else None
 
 
-def predicted_specs(source: str) -> list[ExtensionSpec]:
-    """Specs of the statically evident native builds in ``source`` (possibly none)."""
+def predicted_specs(source: str) -> list[tuple[ExtensionSpec, bool]]:
+    """(spec, certain) for each statically evident native build in ``source``.
+
+    ``certain`` marks calls that are module-level statements (``lib = load_cpp(...)``): importing the
+    solution runs them unconditionally, so their build failure is the solution's compile error.
+    """
     try:
         tree = ast.parse(source)
     except SyntaxError:
@@ -52,12 +57,13 @@ def predicted_specs(source: str) -> list[ExtensionSpec]:
                 names[statement.targets[0].id] = _fold(statement.value, names)
             except NotConstant:
                 pass
-    specs = []
+    top_level = {id(s.value) for s in tree.body if isinstance(s, (ast.Assign, ast.Expr))}
+    predictions = []
     for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call) and _loader_name(n)):
         try:
             args = [_fold(a, names) for a in call.args]
             kwargs = {k.arg: _fold(k.value, names) for k in call.keywords if k.arg}
-            specs.append(SPEC_BUILDERS[_loader_name(call)](*args, **kwargs))
+            predictions.append((SPEC_BUILDERS[_loader_name(call)](*args, **kwargs), id(call) in top_level))
         except (NotConstant, TypeError, ValueError, AttributeError):
             continue
-    return specs
+    return predictions

@@ -17,7 +17,7 @@ def test_prediction_equals_the_runtime_request(path, tmp_path):
     resolver = native.ExtensionResolver(tmp_path, "salt")
     native.activate(resolver)
     exec(compile(path.read_text(), str(path), "exec"), types.ModuleType("solution").__dict__)
-    assert predicted_specs(path.read_text()) == resolver.pending
+    assert predicted_specs(path.read_text()) == [(spec, True) for spec in resolver.pending]
 
 
 def test_dynamic_arguments_are_not_guessed():
@@ -29,5 +29,11 @@ def test_dynamic_arguments_are_not_guessed():
 def test_folding_follows_module_constants_and_concatenation():
     source = ("from torch.utils.cpp_extension import load_inline\nHEAD = '#include <x>\\n'\nBODY = HEAD + 'int f();'\n"
               "ext = load_inline(name='m', cpp_sources=[BODY], functions=['f'], extra_cflags=['-O3'])\n")
-    (spec,) = predicted_specs(source)
-    assert spec.cpp_sources == ("#include <x>\nint f();",) and spec.extra_cflags == ("-O3",)
+    ((spec, certain),) = predicted_specs(source)
+    assert certain and spec.cpp_sources == ("#include <x>\nint f();",) and spec.extra_cflags == ("-O3",)
+
+
+def test_calls_inside_functions_or_branches_are_not_certain():
+    source = ("from sandboxes.targets.native import load_cpp\nif False:\n    a = load_cpp('a', 'x', {})\n"
+              "def build():\n    return load_cpp('b', 'y', {})\n")
+    assert [(spec.name, certain) for spec, certain in predicted_specs(source)] == [("a", False), ("b", False)]
