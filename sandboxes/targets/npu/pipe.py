@@ -64,7 +64,8 @@ class TPipe:
         _check_core_type(core, position)
         self._check_counts(position, int(num))
         target._buffers = [self._allocate(position, int(length)) for _ in range(int(num))]
-        target._free = deque(target._buffers)
+        if isinstance(target, TQue):
+            target._free = deque(target._buffers)
 
     def _check_counts(self, position: str, num: int) -> None:
         counts, chip = self._core.buffers_per_position, self._core.chip
