@@ -119,7 +119,7 @@ class DrcRunner:
         limits = Limits(wall_s=self.config.startup_s + self.config.per_job_s * len(batch),
                         cpu_s=self.config.startup_s + self.config.per_job_s * len(batch),
                         memory_mb=self.config.memory_mb, pids=64, output_bytes=4_000_000)
-        argv = ["sh", "-c", f'mkdir -p .home && HOME="$PWD/.home" exec {self.config.klayout} -b '
+        argv = ["sh", "-c", f'mkdir -p .home && HOME="$PWD/.home" exec {self.config.klayout} -b -nc -rx '
                             f'-r driver.rb -rd jobs=jobs.tsv -rd job_timeout={self.config.job_timeout_s}']
         started = time.perf_counter()
         result = self.sandbox.run(argv, files=files, limits=limits, collect=outputs)

@@ -28,12 +28,15 @@ CLEAN = layout((0, 0, 200, 1000), (400, 0, 600, 1000))
 CLOSE = layout((0, 0, 200, 1000), (300, 0, 500, 1000))
 
 
-def test_one_batch_many_decks_errors_and_timeouts_per_job(drc_runner):
+def test_one_batch_many_decks_errors_timeouts_and_containment_per_job(drc_runner, tmp_path):
     broken = DECK.replace(".space(", ".spaec(")
     looping = "source($input)\nreport('t', $output)\nloop { }\n"
     no_report = "source($input)\ninput(68, 20).width(0.14.um)\n"
+    target = tmp_path / "escaped.txt"
+    writer = f'File.write("{target}", "x")\n' + DECK
+    hog = 'source($input)\nreport("t", $output)\nblob = "a" * (1 << 31)\n'
     jobs = [(DECK, NARROW), (DECK, CLEAN), (broken, CLOSE), (looping, CLEAN), (looping, NARROW),
-            (no_report, CLEAN), (DECK, CLOSE)]
+            (no_report, CLEAN), (DECK, CLOSE), (writer, CLEAN), (hog, CLEAN)]
     before = drc_runner.stats.processes
     verdicts = drc_runner.evaluate(jobs)
     assert drc_runner.stats.processes == before + 1
@@ -44,6 +47,8 @@ def test_one_batch_many_decks_errors_and_timeouts_per_job(drc_runner):
     assert verdicts[4].status == "timeout" and "earlier layout" in verdicts[4].error
     assert verdicts[5].status == "error" and "report" in verdicts[5].error
     assert verdicts[6].ok and verdicts[6].violated("m1.2") and not verdicts[6].violated("m1.1")
+    assert verdicts[7].status == "error" and not target.exists()  # the sandbox hides host paths
+    assert verdicts[8].status == "error" and "memory limit" in verdicts[8].error  # killed, nothing left to retry
 
 
 def test_matrix_is_deck_by_layout(drc_runner):
@@ -82,3 +87,4 @@ def test_missing_binary_is_a_user_error(drc_runner):
     runner = DrcRunner(drc_runner.sandbox, DrcRunnerConfig(klayout="klayout-not-installed"))
     with pytest.raises(UserError, match="apt-get install -y klayout"):
         runner.evaluate([(DECK, CLEAN)])
+
