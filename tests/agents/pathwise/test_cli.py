@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 
 def test_run_pathwise_offline_writes_outputs_and_test_rows(pathwise_env, agent_cli):
     result = agent_cli("run", "pathwise", "--problem", "kp_construct", "--budget", "3", "--initial-population",
@@ -28,3 +30,20 @@ def test_bench_ahd_needs_baselines_flag_and_a_known_problem(pathwise_env, agent_
     assert agent_cli("bench", "ahd", "--problem", "kp_construct").code == 2
     bad = agent_cli("bench", "ahd", "--problem", "sudoku", "--baselines")
     assert bad.code == 2 and "unknown AHD problem" in bad.err
+
+
+@pytest.mark.slow  # importing litellm dominates (tens of seconds on a busy machine)
+def test_run_pathwise_over_http_with_litellm_counts_tokens(pathwise_env, agent_cli, fake_openai):
+    from tests.agents.pathwise.conftest import kp_code
+
+    code = lambda p: f"DESCRIPTION: ratio power {p}\n```python\n{kp_code(p)}```"  # noqa: E731
+    policy = '```json\n[{"parents": ["init_0"], "directive": "raise the exponent"}]\n```'
+    fake_openai.replies = [code(0.5), policy, code(1.5)]
+    result = agent_cli("run", "pathwise", "--problem", "kp_construct", "--budget", "3", "--initial-population", "1",
+                       "--actions", "1", "--rollouts", "1", "--inner-steps", "1", "--population", "2", "--no-test",
+                       "--model", "openai/gpt-4o-mini", "--api-base", fake_openai.url, "--json", "r.json")
+    assert result.code == 0, result.err
+    summary = json.loads((pathwise_env / "r.json").read_text())["summary"]
+    assert summary["calls"] == 3 and summary["prompt_tokens"] > 0 and summary["policy"].startswith("llm")
+    assert summary["evaluations"] == 3 and summary["heuristics_in_graph"] == 3
+    assert "raise the exponent" in json.dumps(fake_openai.requests[-1])
