@@ -15,12 +15,9 @@ from sandboxes.settings import Config
 
 from agents.cli.common import emit_report, with_run_options
 from agents.cli.groups import run_app
-from agents.rpg.build import BuildStats, build_rpg
-from agents.rpg.evolve import evolve
-from agents.rpg.lift_model import ModelLifter
-from agents.rpg.lift_offline import OfflineLifter
+from agents.rpg.encode import choose_lifter, encode_repository, is_git
 from agents.rpg.localize_agent import AgentConfig, localize_with_model, offline_state
-from agents.rpg.source import git, read_commit, read_directory, resolve_commit
+from agents.rpg.source import resolve_commit
 from agents.runtime.config import load_config
 from agents.runtime.graph import run_graph
 from agents.runtime.launch import RunOptions, launch
@@ -51,38 +48,15 @@ class RPGState(TypedDict, total=False):
     localized: dict[str, Any]
 
 
-def _is_git(path: Path) -> bool:
-    return (path / ".git").exists()
-
-
-def _lifter(config: RunRPGConfig, model: ChatModel | None, repo: Path, commit: str | None):
-    if config.lifter == "offline" or (config.lifter == "auto" and model is None):
-        return OfflineLifter()
-    if model is None:
-        raise UserError("--lifter model needs a model (pass --model or set AGENT_MODEL)")
-    if commit:
-        return ModelLifter(model, lambda p: git(repo, "show", f"{commit}:{p}").decode(errors="replace").splitlines())
-    return ModelLifter(model, lambda p: (repo / p).read_text(errors="replace").splitlines())
-
-
 def encode(config: RunRPGConfig, model: ChatModel | None, out: Path) -> dict[str, Any]:
     """Build, or load and evolve, the graph; save it to ``out`` (and ``config.graph``)."""
     repo = Path(config.repo).resolve()
-    commit = resolve_commit(repo, config.commit or "HEAD") if _is_git(repo) else None
-    lifter = _lifter(config, model, repo, commit)
-    saved = Path(config.graph) if config.graph else None
-    if saved and saved.is_file() and commit and store.load(saved).commit:
-        rpg = store.load(saved)
-        mode = "loaded" if rpg.commit == commit else f"incremental from {rpg.commit[:12]}"
-        stats = BuildStats() if rpg.commit == commit else evolve(rpg, str(repo), commit, lifter)
-    else:
-        listing = read_commit(repo, commit) if commit else read_directory(repo, 2_000_000)
-        rpg, stats = build_rpg(listing, lifter, name=repo.name, commit=commit or "")
-        mode = "full build"
-    for target in filter(None, (out, saved)):
-        store.save(rpg, target)
-    return {"graph_file": str(out), "mode": mode, "lifter": lifter.policy, **stats.summary(),
-            "skipped_files": [[s.path, s.reason] for s in stats.skipped], **rpg.stats()}
+    commit = resolve_commit(repo, config.commit or "HEAD") if is_git(repo) else None
+    encoded = encode_repository(repo, commit=commit, graph=config.graph,
+                                lifter=choose_lifter(config.lifter, model, repo, commit))
+    store.save(encoded.rpg, out)
+    return {"graph_file": str(out), "mode": encoded.mode, "lifter": encoded.lifter, **encoded.stats.summary(),
+            "skipped_files": [[s.path, s.reason] for s in encoded.stats.skipped], **encoded.rpg.stats()}
 
 
 def execute(run: Run, model: ChatModel | None) -> Report:

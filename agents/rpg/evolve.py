@@ -18,6 +18,10 @@ from agents.rpg.parse import module_name
 from agents.rpg.resolve import Resolver, bindings
 from agents.rpg.source import SUBMODULE_MODE, Skipped, git, list_commit, read_commit, resolve_commit
 from memory.rpg.graph import RPG, EdgeKind, NodeKind
+from tools.rpg.workspace import trigrams
+
+DRIFT_THRESHOLD = 0.6
+"""Summaries at least this similar (trigram Dice) keep the file where it is in the hierarchy."""
 
 
 def changed_paths(repo: str, old: str, new: str) -> tuple[set[str], list[Skipped]]:
@@ -113,11 +117,19 @@ def _replace_drifted(rpg: RPG, file_ids: list[str], previous: dict[str, dict], l
     to_place = []
     for file_id in file_ids:
         before = previous.get(file_id)
-        if before and before["parent"] in rpg and before["summary"] == rpg.node(file_id).summary:
+        if before and before["parent"] in rpg and not drifted(before["summary"], rpg.node(file_id).summary):
             rpg.link(before["parent"], file_id, EdgeKind.CONTAINS)
         else:
             to_place.append(file_id)
     lifter.place_files(rpg, to_place)
+
+
+def drifted(before: str, after: str, threshold: float = DRIFT_THRESHOLD) -> bool:
+    """Whether a file summary changed enough (trigram Dice below ``threshold``) to re-place the file."""
+    if before == after:
+        return False
+    old, new = trigrams(before), trigrams(after)
+    return 2 * len(old & new) / (len(old) + len(new)) < threshold
 
 
 def _moved_modules(rpg: RPG, packages: set[str]) -> set[str]:

@@ -48,7 +48,11 @@ class RepoCache:
         for candidate in candidates:
             if (candidate / ".git").exists() or (candidate / "HEAD").is_file():
                 return str(candidate.resolve())
-        return f"https://github.com/{repo}.git" if self.allow_clone and "/" in repo else None
+        if not self.allow_clone:
+            return None
+        if "://" in repo or repo.startswith("git@"):
+            return repo
+        return f"https://github.com/{repo}.git" if "/" in repo else None
 
     def clone(self, repo: str) -> Path:
         """The cached bare clone of ``repo`` (made on first use)."""

@@ -109,3 +109,10 @@ def test_missing_commit_is_reported(evolving):
     with pytest.raises(UserError):
         evolve(rpg, str(repo), "f" * 40, OfflineLifter())
     assert changed_paths(str(repo), rpg.commit, rpg.commit) == (set(), [])
+
+
+def test_summary_drift_decides_re_placement():
+    from agents.rpg.evolve import drifted
+    assert not drifted("discounts and taxes", "discounts and taxes")
+    assert not drifted("compute discounts and taxes", "computes discounts and taxes")
+    assert drifted("discounts and taxes", "render printable receipts")

@@ -32,3 +32,8 @@ def test_mirrors_folder_and_unavailable_repos(tmp_path):
     with pytest.raises(UserError, match="missing"):
         cache.worktree("someone/shop", "f" * 40)
     assert slug("django/django") == "django__django"
+
+
+def test_urls_are_cloned_only_when_allowed(tmp_path):
+    assert RepoCache(tmp_path, allow_clone=True).origin("https://example.org/x.git") == "https://example.org/x.git"
+    assert RepoCache(tmp_path).origin("https://example.org/x.git") is None
