@@ -28,7 +28,7 @@ class Limits(Config):
     network: bool = False
     """Allow network access. Off by default."""
     cpus: float = 1.0
-    """CPU quota in cores (docker backend)."""
+    """CPU quota in cores (docker, and local where it can create cgroups)."""
     extra_ro_paths: list[str] = Field(default_factory=list)
     """Extra host paths to expose read-only inside the sandbox (e.g. a build cache)."""
     gpu: bool = False

@@ -13,7 +13,9 @@ import uuid
 from pathlib import Path
 
 ROOT = Path("/sys/fs/cgroup")
-V1_CONTROLLERS = ("memory", "pids", "cpuacct", "freezer")
+V1_CONTROLLERS = ("memory", "pids", "cpuacct", "cpu", "freezer")
+V1_ROLES = {"cpuacct": "cpu", "cpu": "quota"}  # role names: cpu = accounting, quota = bandwidth limit
+CFS_PERIOD_US = 100_000
 
 
 def own_path(controller: str) -> str:
@@ -38,12 +40,14 @@ class Cgroup:
         self._procs_files = sorted({str(d / "cgroup.procs") for d in dirs.values()})
 
     @classmethod
-    def create(cls, memory_mb: int, pids: int) -> "Cgroup":
-        """Create and limit a fresh cgroup; raises OSError when that is not allowed here."""
+    def create(cls, memory_mb: int, pids: int, cpus: float | None = None) -> "Cgroup":
+        """Create and limit a fresh cgroup (``cpus``: a CPU quota in cores); raises OSError when not allowed."""
         name = f"agentkiln-{uuid.uuid4().hex[:12]}"
         group = cls._create_v1(name) if (ROOT / "memory" / "cgroup.procs").exists() else cls._create_v2(name)
         try:
             group._limit(memory_mb * 1024 * 1024, pids)
+            if cpus:
+                group._limit_cpu(cpus)
         except OSError:
             group.remove()
             raise
@@ -54,9 +58,11 @@ class Cgroup:
         dirs: dict[str, Path] = {}
         try:
             for controller in V1_CONTROLLERS:
+                if not (ROOT / controller).is_dir():
+                    continue
                 path = ROOT / controller / own_path(controller).lstrip("/") / name
-                path.mkdir()
-                dirs["cpu" if controller == "cpuacct" else controller] = path
+                path.mkdir(exist_ok=path.resolve() in {d.resolve() for d in dirs.values()})  # cpu,cpuacct
+                dirs[V1_ROLES.get(controller, controller)] = path
         except OSError:
             cls(dirs, 1).remove()
             raise
@@ -70,7 +76,7 @@ class Cgroup:
             raise OSError(f"cgroup v2 controllers memory+pids are not delegated to {parent}")
         path = parent / name
         path.mkdir()
-        return cls({role: path for role in ("memory", "pids", "cpu", "freezer")}, 2)
+        return cls({role: path for role in ("memory", "pids", "cpu", "quota", "freezer")}, 2)
 
     def _limit(self, memory_bytes: int, pids: int) -> None:
         if self.version == 1:
@@ -83,6 +89,14 @@ class Cgroup:
             _write(self.dirs["memory"] / "memory.max", str(memory_bytes))
             _write(self.dirs["memory"] / "memory.swap.max", "0")
         _write(self.dirs["pids"] / "pids.max", str(pids))
+
+    def _limit_cpu(self, cpus: float) -> None:
+        quota = max(int(cpus * CFS_PERIOD_US), 1000)
+        if self.version == 1 and "quota" in self.dirs:
+            _write(self.dirs["quota"] / "cpu.cfs_period_us", str(CFS_PERIOD_US))
+            _write(self.dirs["quota"] / "cpu.cfs_quota_us", str(quota))
+        elif self.version == 2 and (self.dirs["quota"] / "cpu.max").exists():
+            _write(self.dirs["quota"] / "cpu.max", f"{quota} {CFS_PERIOD_US}")
 
     def attach(self, pid: int) -> None:
         """Move ``pid`` into this cgroup (called in the child before exec: no allocation-heavy work)."""

@@ -202,6 +202,7 @@ def protections(caps: HostCaps, limits: Limits, disk_capped: bool, ids: tuple[in
         "user": "a fresh unprivileged uid per run" if ids else f"uid {os.geteuid()}",
         "memory_limit": "cgroup (tree, no swap)" if caps.cgroups else "RLIMIT_DATA (per process)",
         "pids_limit": "cgroup" if caps.cgroups else "RLIMIT_NPROC",
+        "cpu_quota": f"{limits.cpus:g} cores (cgroup)" if caps.cgroups else "none (RLIMIT_CPU only)",
         "disk_limit": "tmpfs size cap" if disk_capped else "RLIMIT_FSIZE + polling",
         "environment": "allow-list",
     }

@@ -77,8 +77,8 @@ class LocalSession:
         inside = hostfs.inside_workdir(limits.extra_ro_paths) if self.sandbox.caps.bwrap else self.workdir.path
         full_env = sandbox_env(env, home=inside, path=self.sandbox.search_path,
                                threads=max(1, int(limits.cpus)))
-        cgroup = Cgroup.create(limits.memory_mb, limits.pids + isolation.WRAPPER_PROCS) if self.sandbox.caps.cgroups \
-            else None
+        cgroup = Cgroup.create(limits.memory_mb, limits.pids + isolation.WRAPPER_PROCS, limits.cpus) \
+            if self.sandbox.caps.cgroups else None
         try:
             return records.report(self._run(list(argv), limits, full_env, cgroup, collect), argv)
         finally:

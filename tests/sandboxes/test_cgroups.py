@@ -35,3 +35,20 @@ def test_memory_limit_kills_and_is_counted(cgroup):
     assert cgroup.oom_kills() >= 1
     assert cgroup.peak_memory_bytes() <= 64 * 2**20 + 2**20
     assert cgroup.cpu_seconds() > 0
+
+
+def test_cpu_quota_caps_a_multi_threaded_loop():
+    try:
+        group = Cgroup.create(memory_mb=256, pids=16, cpus=0.25)
+    except OSError as error:
+        pytest.skip(f"cannot create cgroups here: {error}")
+    code = ("import threading, time\n"
+            "def spin():\n    end = time.time() + 1.5\n    while time.time() < end: pass\n"
+            "threads = [threading.Thread(target=spin) for _ in range(2)]\n"
+            "[t.start() for t in threads]; [t.join() for t in threads]")
+    try:
+        subprocess.run(["python", "-c", code], preexec_fn=lambda: group.attach(0), timeout=60)
+        assert group.cpu_seconds() < 1.0  # 2 threads x 1.5 s would be 3 s without the quota
+    finally:
+        group.kill_all()
+        group.remove()
