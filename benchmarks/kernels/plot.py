@@ -14,6 +14,7 @@ def speedup_plot(results: Sequence[KernelResult], labels: Sequence[str], path: P
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
 
     timed = [(label, r.speedup) for label, r in zip(labels, results) if r.speedup is not None]
     if not timed:
@@ -25,6 +26,8 @@ def speedup_plot(results: Sequence[KernelResult], labels: Sequence[str], path: P
     axis.barh(range(len(names)), values, color=colours)
     axis.set_yticks(range(len(names)), names, fontsize=7)
     axis.set_xscale("log")
+    axis.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda value, _: f"{value:g}x"))
+    axis.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     axis.axvline(1.0, color="black", linewidth=0.8)
     axis.set_xlabel("speedup over reference (log scale)")
     axis.set_title(title, fontsize=9)

@@ -13,6 +13,7 @@ import sys
 import time
 import traceback
 import types
+from pathlib import Path
 from typing import Any
 
 import torch
@@ -166,9 +167,7 @@ def _short_traceback(error: BaseException, limit: int = 1500) -> str:
     return text if len(text) <= limit else "..." + text[-limit:]
 
 
-def _cache_dir(config: dict[str, Any]) -> Any:
-    from pathlib import Path
-
+def _cache_dir(config: dict[str, Any]) -> Path | None:
     return Path(config["cache_dir"]) if config.get("cache_dir") else None
 
 
