@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import json
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -87,8 +88,9 @@ def run_benchmark(instances: list[Instance], localizer: Localizer, config: RepoB
 
     if config.workers <= 1:
         return [one(i) for i in instances]
+    contexts = [contextvars.copy_context() for _ in instances]  # events from workers reach the run
     with ThreadPoolExecutor(max_workers=config.workers) as pool:
-        return list(pool.map(one, instances))
+        return list(pool.map(lambda context, instance: context.run(one, instance), contexts, instances))
 
 
 def summarise(outcomes: list[Outcome], ks: tuple[int, ...], localizer: Localizer) -> dict[str, Any]:

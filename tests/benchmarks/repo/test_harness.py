@@ -9,6 +9,7 @@ from benchmarks.repo.harness import (RepoBenchConfig, build_report, export_predi
                                      outcome_to_dict, run_benchmark)
 from benchmarks.repo.instances import Instance, load_instances, read_ids
 from benchmarks.repo.localizer import Prediction, PredictionsFile
+from sandboxes.telemetry import event_sink
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 LOCAGENT = REPO_ROOT.parent / "shared" / "fixtures" / "locagent"
@@ -66,7 +67,10 @@ def test_demo_gold_from_code_parallel_runs_and_missing_commits(tmp_path):
     instances = [Instance.from_row(r) for r in rows] + [Instance.from_row({**rows[0], "instance_id": "gone",
                                                                              "base_commit": "f" * 40})]
     config = RepoBenchConfig(cache_dir=str(tmp_path / "cache"), workers=3, ks=[1, 2])
-    outcomes = run_benchmark(instances, Fixed(), config)
+    events = []
+    with event_sink(lambda kind, fields: events.append((kind, fields["instance_id"]))):
+        outcomes = run_benchmark(instances, Fixed(), config)
+    assert sorted(i for _, i in events) == sorted(i.instance_id for i in instances)  # workers report too
     assert [o.instance.instance_id for o in outcomes] == [i.instance_id for i in instances]
     assert outcomes[1].gold.functions == ["shop/models.py:Item.price"] and outcomes[1].gold.source == "patch"
     assert "missing" in outcomes[3].skipped
