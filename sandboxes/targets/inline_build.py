@@ -18,10 +18,10 @@ def main(spec_path: str) -> int:
     data = json.loads(open(spec_path).read())
     spec, module = data["spec"], data["module"]
     os.makedirs("build", exist_ok=True)
+    flags = {key: [flag for flag in spec[key] if flag] for key in ("extra_cflags", "extra_cuda_cflags", "extra_ldflags")}
     try:
         load_inline(name=module, cpp_sources=list(spec["cpp_sources"]), cuda_sources=list(spec["cuda_sources"]) or None,
-                    functions=list(spec["functions"]) or None, extra_cflags=list(spec["extra_cflags"]),
-                    extra_cuda_cflags=list(spec["extra_cuda_cflags"]), extra_ldflags=list(spec["extra_ldflags"]),
+                    functions=list(spec["functions"]) or None, **flags,
                     extra_include_paths=spec["options"].get("extra_include_paths") or None,
                     with_cuda=spec["options"].get("with_cuda"), build_directory="build", verbose=False)
     except Exception as error:  # the compiler's message is the useful part
