@@ -26,6 +26,7 @@ COMMAND_MODULES = [
     "agents.cli.bench_repo",
     "agents.cli.run_rpg",
     "agents.cli.bench_rpg",
+    "agents.cli.chat_cmd",
 ]
 
 

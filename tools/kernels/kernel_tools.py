@@ -1,0 +1,119 @@
+"""Typed tools over ``benchmarks.kernels.harness.evaluate``: compile + check, benchmark, NPU profile.
+
+Every evaluation runs inside the sandbox (the harness's trusted runner), so these tools carry the
+``sandboxed`` tag. NPU numbers come from the simulator and are marked ``simulated``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from sandboxes.errors import UserError
+from tools.base import Tool
+
+TargetName = Literal["cpu", "gpu", "npu"]
+TARGET_CLASSES = {"cpu": ("sandboxes.targets.cpu", "CpuTarget"), "gpu": ("sandboxes.targets.gpu", "GpuTarget"),
+                  "npu": ("sandboxes.targets.npu.target", "NpuTarget")}
+PROFILE_KEYS = ("simulated", "cycles", "time_us", "bottleneck", "pipe_busy", "roofline_fraction", "gm_bytes")
+
+
+class ListTasksArgs(BaseModel):
+    """Arguments of `kernel_list_tasks`."""
+
+    level: Literal["L1", "L2"] = Field("L1", description="Built-in suite level.")
+
+
+class ShowTaskArgs(BaseModel):
+    """Arguments of `kernel_show_task`."""
+
+    task: str = Field(description="Built-in task as LEVEL/NAME (e.g. L1/relu) or a path to a KernelBench file.")
+
+
+class EvaluateArgs(BaseModel):
+    """Arguments of `kernel_check` and `kernel_benchmark`."""
+
+    task: str = Field(description="Built-in task as LEVEL/NAME (e.g. L1/relu) or a path to a KernelBench file.")
+    source: str = Field(description="The solution: Python defining ModelNew (KernelBench format).")
+    target: TargetName = Field("cpu", description="Where to run: cpu, gpu, or npu (the simulated Ascend chip).")
+
+
+class ProfileArgs(BaseModel):
+    """Arguments of `npu_profile`."""
+
+    task: str = Field(description="Built-in task as LEVEL/NAME (e.g. L1/relu) or a path to a KernelBench file.")
+    source: str = Field(description="The solution in the NPU kernel language (KernelBench format).")
+
+
+def load_task(name: str) -> Any:
+    """A KernelTask from ``LEVEL/NAME`` or a file path."""
+    from benchmarks.kernels.tasks import load_tasks
+
+    level, slash, rest = name.partition("/")
+    selector = f"builtin:{level}:{rest}" if slash and level in ("L1", "L2") and "/" not in rest else name
+    tasks = load_tasks(selector)
+    if len(tasks) != 1:
+        raise UserError(f"task {name!r} matches {len(tasks)} tasks; name exactly one")
+    return tasks[0]
+
+
+def make_target(name: str) -> Any:
+    module, attribute = TARGET_CLASSES[name]
+    try:
+        return getattr(importlib.import_module(module), attribute)()
+    except (ImportError, AttributeError) as error:
+        raise UserError(f"target {name!r} is not available in this installation: {error}") from error
+
+
+def evaluate(task: str, source: str, target: str, *, quick: bool) -> dict[str, Any]:
+    """Run the harness; ``quick`` checks compile and correctness with minimal timing."""
+    from benchmarks.kernels.harness import EvalConfig
+    from benchmarks.kernels.harness import evaluate as harness_evaluate
+
+    config = EvalConfig(trials=3, warmup=0, min_timed_trials=1, timed_trials=1) if quick else EvalConfig()
+    result = harness_evaluate(load_task(task), source, make_target(target), config=config)
+    row = result.to_row()
+    if quick:
+        for key in ("speedup", "runtime_ms", "reference_ms"):
+            row.pop(key, None)
+    return row
+
+
+def list_tasks(args: ListTasksArgs) -> list[dict[str, str]]:
+    from benchmarks.kernels.tasks import load_tasks
+
+    return [{"task": t.qualified_name, "description": t.description} for t in load_tasks(f"builtin:{args.level}")]
+
+
+def show_task(args: ShowTaskArgs) -> str:
+    return load_task(args.task).source
+
+
+def npu_profile(args: ProfileArgs) -> dict[str, Any]:
+    row = evaluate(args.task, args.source, "npu", quick=False)
+    profile = {key: value for key, value in row.items() if key in PROFILE_KEYS or key.startswith("pipe_")}
+    return {"status": row["status"], "reason": row.get("reason", ""), "speedup": row.get("speedup"), **profile}
+
+
+def make_kernel_tools() -> list[Tool]:
+    """The kernel tools; the ones that run a solution are sandboxed and need approval."""
+    tags = ("sandboxed",)
+    return [
+        Tool("kernel_list_tasks", "List the built-in kernel tasks of a level with one-line descriptions.",
+             ListTasksArgs, list_tasks, group="kernels"),
+        Tool("kernel_show_task", "Show a kernel task's PyTorch reference program (what a solution must match).",
+             ShowTaskArgs, show_task, group="kernels"),
+        Tool("kernel_check", "Compile a kernel solution and check it against the reference (static checks, "
+             "build, correctness trials) on cpu, gpu or npu.", EvaluateArgs,
+             lambda a: evaluate(a.task, a.source, a.target, quick=True), group="kernels", executes_code=True,
+             tags=tags),
+        Tool("kernel_benchmark", "Check and time a kernel solution against the reference on cpu, gpu or npu "
+             "(speedup, runtimes; npu times are simulated).", EvaluateArgs,
+             lambda a: evaluate(a.task, a.source, a.target, quick=False), group="kernels", executes_code=True,
+             tags=tags),
+        Tool("npu_profile", "Run a solution on the simulated NPU and report its profile: cycles, pipe "
+             "utilisation, bottleneck and roofline fraction (all simulated).", ProfileArgs, npu_profile,
+             group="kernels", executes_code=True, tags=tags),
+    ]
