@@ -74,3 +74,17 @@ def bench_graph_align(models: Annotated[str, typer.Option(help="Comma-separated 
                          train_steps=train_steps, test_pairs=test_pairs, graph=graph)
     _bench("bench-graph-align", config.__dict__, lambda out: run_suite(config),
            f"Graph alignment ({graph}, {nodes} nodes, degree {degree})", json_path)
+
+
+@bench_app.command("sigs")
+def bench_sigs(cases: Annotated[Optional[str], typer.Option(help="Comma-separated case names (default: all).")] = None,
+               json_path: JsonOption = None) -> None:
+    """Symbolic PDE solving: exact recovery of heat, wave, advection, Burgers and a coupled system."""
+    from numerics.symbolic.checks import run_checks
+
+    names = [c.strip() for c in cases.split(",")] if cases else None
+    _bench("bench-sigs", {"cases": names},
+           lambda out: run_checks(names, on_row=lambda r: print(f"{r['case']}: exact={r['exact']} "
+                                                                f"residual={r['residual']:.2e} ({r['seconds']} s)",
+                                                                flush=True)),
+           "SIGS: closed-form PDE solutions", json_path)
