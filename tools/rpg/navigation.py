@@ -39,7 +39,8 @@ class ExploreArgs(BaseModel):
                                                                  "out of (downstream) or into (upstream) nodes.")
     depth: int = Field(2, ge=1, le=6, description="How many hops.")
     edge_kinds: list[EdgeKindName] = Field(default_factory=list, description="Only these edge kinds (all if empty).")
-    node_kinds: list[NodeKindName] = Field(default_factory=list, description="Only report these node kinds.")
+    node_kinds: list[NodeKindName] = Field(default_factory=list, description="Only step onto nodes of these kinds "
+                                           "(all if empty).")
 
 
 def brief(node: Node, score: float | None = None) -> dict:
