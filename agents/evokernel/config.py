@@ -45,8 +45,9 @@ class EvoKernelConfig(Config):
     """Verifier feedback shown to the model is cut to this many characters."""
     entry_chars: int = 2500
     """Each memory item shown to the model is cut to this many characters."""
-    stop_when_exhausted: bool = True
-    """Offline policy: end a task early when every parameter neighbour of every start point was tried."""
+    offline_patience: int | None = 4
+    """Offline policy: stop refining a task after this many refinements in a row without a new best
+    (None: refine until the budget or the parameter neighbourhood is spent). Model runs spend the budget."""
     evaluation: EvalConfig | None = None
     """How the harness verifies and times each attempt (None: the harness defaults, with the timing loop
     cut to two trials on a simulated target, whose times are deterministic)."""

@@ -24,8 +24,8 @@ from agents.evokernel.config import EvoKernelConfig
 from agents.evokernel.context import Deps, build_context
 from agents.evokernel.env import KernelEnv
 from agents.evokernel.generate import generate
-from agents.evokernel.learn import attempt_record, learn
-from agents.evokernel.state import apply_attempt, is_active, stop
+from agents.evokernel.learn import attempt_record, learn, summarise
+from agents.evokernel.state import REFINE, apply_attempt, is_active, stop
 from agents.evokernel.taskinfo import slug
 from agents.evokernel.workers import parallel_map
 
@@ -68,12 +68,20 @@ class EvoKernelAgent:
         for name, task in tasks.items():
             if not is_active(task, self.config.budget):
                 continue
+            if self._out_of_patience(task):
+                tasks[name] = stop(task, f"offline policy: no new best in {self.config.offline_patience} refinements")
+                continue
             context = build_context(self.kernels[name], task, self.deps, self.rng(name, task["attempts"] + 1, 0))
             if context.get("exhausted"):
                 tasks[name] = stop(task, "offline policy: every neighbour of every start point was tried")
             else:
                 contexts[name] = context
         return {"tasks": tasks, "contexts": contexts, "round": state.get("round", 0) + 1}
+
+    def _out_of_patience(self, task: dict[str, Any]) -> bool:
+        patience = self.config.offline_patience
+        return (self.deps.policy is not None and patience is not None and task["stage"] == REFINE
+                and task["attempts"] - task["best_attempt"] >= patience)
 
     def generate(self, state: GraphState) -> dict[str, Any]:
         tasks = dict(state["tasks"])
@@ -106,17 +114,20 @@ class EvoKernelAgent:
         return {"candidates": {n: c for n, (c, _) in done.items()}, "verdicts": {n: v for n, (_, v) in done.items()}}
 
     def learn(self, state: GraphState) -> dict[str, Any]:
+        """Summaries in parallel (model calls), then memory writes and Q updates one task at a time."""
         tasks = dict(state["tasks"])
+        records = {name: attempt_record(tasks[name], state["candidates"][name], verdict)
+                   for name, verdict in state["verdicts"].items()}
+        codes = {name: Path(state["candidates"][name]["code_path"]).read_text() for name in records}
 
-        def one(name: str) -> dict[str, Any]:
-            candidate = state["candidates"][name]
-            record = attempt_record(tasks[name], candidate, state["verdicts"][name])
-            code = Path(candidate["code_path"]).read_text()
-            return learn(self.kernels[name], tasks[name], state["contexts"][name], record, self.deps, self.model,
-                         self.run.id, code)
+        def summary(name: str) -> Any:
+            return summarise(self.kernels[name], tasks[name], records[name], self.deps, self.model, self.run.id,
+                             codes[name])
 
-        records = parallel_map(one, state["verdicts"], self.config.workers)
-        for name, record in records.items():
+        summaries = parallel_map(summary, records, self.config.workers)
+        for name in sorted(records):
+            record = learn(self.kernels[name], tasks[name], state["contexts"][name], records[name], self.deps,
+                           self.run.id, codes[name], summaries[name])
             tasks[name] = apply_attempt(tasks[name], record, self.config.budget)
             self._announce(name, record)
         if self.progress is not None:

@@ -40,13 +40,32 @@ def attempt_record(task: dict[str, Any], candidate: dict[str, Any], verdict: dic
         "profile", "feedback", "extras")}, "reward": reward}
 
 
+def attempt_key(run_id: str, kernel: KernelTask, record: dict[str, Any]) -> str:
+    return f"{run_id}/{kernel.qualified_name}/{record['attempt']}"
+
+
+def summarise(kernel: KernelTask, task: dict[str, Any], record: dict[str, Any], deps: Deps,
+              model: ChatModel | None, run_id: str, code: str) -> tuple[str, str | None] | None:
+    """(lesson, practice) for the attempt's memory entries; None when there is nothing to write
+    (no memory, or the entries exist because this step already ran before a resume). Safe in parallel."""
+    if not deps.uses_memory or _trace(deps, attempt_key(run_id, kernel, record)) is not None:
+        return None
+    start = _start_point(task, record)
+    return _summary(kernel, task, record, model, code, start, _improved(record, start), deps)
+
+
 def learn(kernel: KernelTask, task: dict[str, Any], context: dict[str, Any], record: dict[str, Any], deps: Deps,
-          model: ChatModel | None, run_id: str, code: str) -> dict[str, Any]:
-    """Write the attempt into memory and update Q (both once per attempt, even when re-run on resume)."""
+          run_id: str, code: str, summary: tuple[str, str | None] | None) -> dict[str, Any]:
+    """Write the attempt into memory and update Q, both once per attempt even when re-run on resume.
+    Call it for one task at a time, in a fixed order, so that PopArt sees rewards in a fixed order."""
     if not deps.uses_memory:
         return record
-    key = f"{run_id}/{kernel.qualified_name}/{record['attempt']}"
-    record["memory_id"] = _write_entries(kernel, task, record, deps, model, key, code, _start_point(task, record))
+    key = attempt_key(run_id, kernel, record)
+    start = _start_point(task, record)
+    existing = _trace(deps, key)
+    record["memory_id"] = existing.id if existing is not None else _write_entries(
+        kernel, task, record, deps, key, code, start,
+        summary or _templated_summary(task, record, start, _improved(record, start)))
     if deps.config.method == "evokernel":
         ids = list(context["q_ids"]) + ([record["start_memory_id"]] if record.get("start_memory_id") else [])
         updates = [QUpdate(record["stage"], context["signature"], ids)]
@@ -56,19 +75,26 @@ def learn(kernel: KernelTask, task: dict[str, Any], context: dict[str, Any], rec
     return record
 
 
+def _trace(deps: Deps, key: str) -> MemoryEntry | None:
+    found = deps.memory.store.find("source_key = ?", (f"{key}/trace",), limit=1)
+    return found[0] if found else None
+
+
 def _start_point(task: dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
     """The start point this attempt refined (empty for drafts)."""
     return next((p for p in task["start_points"] if p["attempt"] == record.get("start_point")), {})
 
 
-def _write_entries(kernel: KernelTask, task: dict[str, Any], record: dict[str, Any], deps: Deps,
-                   model: ChatModel | None, key: str, code: str, start: dict[str, Any]) -> int:
-    memory, start_ms = deps.memory, start.get("latency_ms")
-    existing = memory.store.find("source_key = ?", (f"{key}/trace",), limit=1)
-    if existing:
-        return int(existing[0].id)
-    improved = bool(record["feasible"] and start_ms and record["latency_ms"] and record["latency_ms"] < start_ms)
-    lesson, practice = _summary(kernel, task, record, model, code, start, improved, deps)
+def _improved(record: dict[str, Any], start: dict[str, Any]) -> bool:
+    start_ms = start.get("latency_ms")
+    return bool(record["feasible"] and start_ms and record["latency_ms"] and record["latency_ms"] < start_ms)
+
+
+def _write_entries(kernel: KernelTask, task: dict[str, Any], record: dict[str, Any], deps: Deps, key: str,
+                   code: str, start: dict[str, Any], summary: tuple[str, str | None]) -> int:
+    """The attempt's trace and experience, and a best practice when it beat its start point."""
+    start_ms, (lesson, practice) = start.get("latency_ms"), summary
+    improved = _improved(record, start)
     common = {"task": kernel.qualified_name, "target": deps.config.target, "op_family": task["op_family"],
               "stage": record["stage"]}
     header = _header(kernel, task, record, start_ms)
@@ -85,7 +111,7 @@ def _write_entries(kernel: KernelTask, task: dict[str, Any], record: dict[str, A
                                    source_key=f"{key}/practice", bottleneck=start.get("bottleneck") or "",
                                    meta={"mutation": record.get("mutation"), "gain": start_ms / record["latency_ms"]},
                                    **common))
-    return memory.add(entries)[0]
+    return deps.memory.add(entries)[0]
 
 
 def _header(kernel: KernelTask, task: dict[str, Any], record: dict[str, Any], start_ms: float | None) -> str:

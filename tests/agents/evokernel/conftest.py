@@ -34,6 +34,10 @@ def get_init_inputs():
 
 @pytest.fixture
 def small_tasks(tmp_path: Path) -> Path:
+    return write_small_tasks(tmp_path)
+
+
+def write_small_tasks(tmp_path: Path) -> Path:
     """A folder with relu and sigmoid on 4 x 8192 elements."""
     folder = tmp_path / "tasks"
     folder.mkdir()

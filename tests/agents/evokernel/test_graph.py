@@ -1,10 +1,13 @@
 """A scripted model drives the full draft -> refine loop on two tasks through the real harness and NPU."""
 
+from pathlib import Path
+
 import pytest
 
 from agents.evokernel.agent import AGENT_NAME, execute
 from agents.evokernel.config import EvoKernelConfig
 from agents.evokernel.prompts import SUMMARY_SYSTEM
+from agents.evokernel.taskinfo import task_bucket
 from agents.evokernel.templates import NpuTemplates
 from agents.runtime.launch import execute_run
 from agents.runtime.models.accounting import AccountedModel
@@ -13,6 +16,7 @@ from agents.runtime.registry import register_agent
 from agents.runtime.run import Run
 from benchmarks.kernels.tasks import load_tasks
 from memory.qmemory import PopArt, QMemory, QMemoryConfig, StateSignature
+from tests.agents.evokernel.conftest import write_small_tasks
 
 ELEMENTWISE = {"TILE_LENGTH": 2048, "BUFFER_NUM": 1, "BLOCK_DIM": 1}
 REFINED = [{"TILE_LENGTH": 2048, "BUFFER_NUM": 2, "BLOCK_DIM": 1}, {"TILE_LENGTH": 2048, "BUFFER_NUM": 2, "BLOCK_DIM": 8}]
@@ -44,10 +48,12 @@ class Author:
         return f"```python\n{self.templates.template_for(task).render(task, params)}```"
 
 
-@pytest.fixture
-def scripted_run(small_tasks, tmp_path):
+@pytest.fixture(scope="module")
+def scripted_run(tmp_path_factory):
+    tmp_path = tmp_path_factory.mktemp("scripted")
+    small_tasks = write_small_tasks(tmp_path)
     register_agent(AGENT_NAME, execute)
-    config = EvoKernelConfig(target="npu", tasks=str(small_tasks), budget=3, workers=1,
+    config = EvoKernelConfig(target="npu", tasks=str(small_tasks), budget=3, workers=2,
                              memory=str(tmp_path / "memory.sqlite"), qmemory=QMemoryConfig(embedding="hashed-tfidf"))
     run = Run.create(AGENT_NAME, config, tmp_path / "runs")
     author = Author(load_tasks(str(small_tasks)))
@@ -78,7 +84,8 @@ def test_q_values_after_known_rewards(scripted_run):
     run, _, config = scripted_run
     memory = QMemory(config.memory, config.qmemory)
     # relu's second draft (after a parse error) saw the four round-1 entries, sigmoid's included: +1 each
-    relu_sig = StateSignature("npu", "elementwise", "draft", "2^14", "parse_error").key()
+    bucket = task_bucket((Path(config.tasks) / "relu.py").read_text())
+    relu_sig = StateSignature("npu", "elementwise", "draft", bucket, "parse_error").key()
     rows = memory.store.query("SELECT memory_id, q, visits FROM q_values WHERE stage = 'draft' AND signature = ?",
                               (relu_sig,))
     assert len(rows) == 4 and all(q == pytest.approx(0.3) and visits == 1 for _, q, visits in rows)
