@@ -11,6 +11,8 @@ from agents.cli.common import JsonOption, emit_report, with_run_options
 from agents.cli.groups import bench_app, run_app
 from agents.runtime.config import load_config
 from agents.runtime.launch import RunOptions, launch
+from agents.splittester.agent import AGENT, execute
+from agents.splittester.config import SplitTesterConfig
 from benchmarks.drc.harness import bench_report, load_decks, speed_report
 from benchmarks.drc.suite import load_suite, select_tasks
 from tools.drc.runner import DrcRunner
@@ -59,9 +61,6 @@ def run_splittester(
     sandbox: SandboxOption = None,
     *, options: RunOptions, json_path: Optional[Path]) -> None:
     """Synthesize N DRC decks per task and pick one with every selector; pass@1, BoN success, rates, cost."""
-    from agents.splittester.agent import AGENT, execute
-    from agents.splittester.config import SplitTesterConfig
-
     flags = {"tasks": tasks, "n": n, "rounds": rounds, "test_layouts": test_layouts, "reference": reference,
              "seed": seed, "sandbox": sandbox}
     config = load_config(SplitTesterConfig, "splittester", flags)
