@@ -8,6 +8,7 @@ their fixture, and ``agent bench repo --instances demo`` runs the harness on it 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -60,7 +61,8 @@ FIXES = [
 def _git(repo: Path, *args: str) -> str:
     env = {"GIT_AUTHOR_NAME": "demo", "GIT_AUTHOR_EMAIL": "demo@example.com", "GIT_COMMITTER_NAME": "demo",
            "GIT_COMMITTER_EMAIL": "demo@example.com", "GIT_AUTHOR_DATE": "2024-01-01T00:00:00",
-           "GIT_COMMITTER_DATE": "2024-01-01T00:00:00", "PATH": "/usr/bin:/bin:/usr/local/bin", "HOME": str(repo)}
+           "GIT_COMMITTER_DATE": "2024-01-01T00:00:00", "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+           "HOME": str(repo), "GIT_CONFIG_NOSYSTEM": "1"}
     return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True, env=env).stdout
 
 
