@@ -46,10 +46,9 @@ def execute_bench(run: Run, model: ChatModel | None) -> Report:
             report = execute_run(child, wrap_model(inner, child, RunOptions(**run.runtime)))
         rows.append({"method": method, "run": child.id, **{k: report.summary.get(k) for k in COLUMNS},
                      "fast_1": (report.summary.get("fast_p") or {}).get("fast_1")})
+    best = max(rows, key=lambda r: r["correctness"] or 0.0, default=None)
     summary = {"tasks": base.tasks, "target": base.target, "budget_per_task": base.budget,
-               "methods": ", ".join(run.config["methods"]), "best_correctness": max(
-                   (r["method"] for r in rows), key=lambda m: next(r["correctness"] or 0 for r in rows
-                                                                   if r["method"] == m), default=None)}
+               "methods": ", ".join(run.config["methods"]), "most_correct": best["method"] if best else None}
     return Report(summary=summary, rows=rows, title=f"EvoKernel methods on {base.target}: {base.tasks}")
 
 
