@@ -39,11 +39,13 @@ class BM25:
         self._postings: dict[str, dict[str, int]] = defaultdict(dict)
         self._terms: dict[str, list[str]] = {}
         self._total_length = 0
+        self._cache: dict[str, dict[str, float]] = {}
 
     def __len__(self) -> int:
         return len(self._lengths)
 
     def add(self, doc_id: str, text: str) -> None:
+        self._cache.clear()
         if doc_id in self._lengths:
             self.remove(doc_id)
         counts = Counter(tokenize(text))
@@ -54,6 +56,7 @@ class BM25:
         self._total_length += self._lengths[doc_id]
 
     def remove(self, doc_id: str) -> None:
+        self._cache.clear()
         for term in self._terms.pop(doc_id, []):
             self._postings[term].pop(doc_id, None)
             if not self._postings[term]:
@@ -62,22 +65,27 @@ class BM25:
 
     def scores(self, query: str, allowed: Iterable[str] | None = None) -> dict[str, float]:
         """BM25 score of every document that shares a term with ``query``."""
-        if not self._lengths:
-            return {}
         allowed_set = set(allowed) if allowed is not None else None
-        average = self._total_length / len(self._lengths) or 1.0
         result: dict[str, float] = defaultdict(float)
         for term in set(tokenize(query)):
-            postings = self._postings.get(term)
-            if not postings:
-                continue
-            idf = math.log(1 + (len(self._lengths) - len(postings) + 0.5) / (len(postings) + 0.5))
-            for doc_id, freq in postings.items():
-                if allowed_set is not None and doc_id not in allowed_set:
-                    continue
-                norm = self.k1 * (1 - self.b + self.b * self._lengths[doc_id] / average)
-                result[doc_id] += idf * freq * (self.k1 + 1) / (freq + norm)
+            for doc_id, weight in self._weights(term).items():
+                if allowed_set is None or doc_id in allowed_set:
+                    result[doc_id] += weight
         return dict(result)
+
+    def _weights(self, term: str) -> dict[str, float]:
+        """Per-document BM25 weight of one term, cached until the index changes."""
+        cached = self._cache.get(term)
+        if cached is not None:
+            return cached
+        postings = self._postings.get(term) or {}
+        average = self._total_length / len(self._lengths) if self._lengths else 1.0
+        idf = math.log(1 + (len(self._lengths) - len(postings) + 0.5) / (len(postings) + 0.5))
+        weights = {doc_id: idf * freq * (self.k1 + 1) /
+                   (freq + self.k1 * (1 - self.b + self.b * self._lengths[doc_id] / (average or 1.0)))
+                   for doc_id, freq in postings.items()}
+        self._cache[term] = weights
+        return weights
 
     def top(self, query: str, k: int = 10, allowed: Iterable[str] | None = None) -> list[tuple[str, float]]:
         ranked = sorted(self.scores(query, allowed).items(), key=lambda item: (-item[1], item[0]))
