@@ -20,10 +20,12 @@ class Evidence:
     verdicts: list[list[LayoutVerdict]] = field(default_factory=list)
 
     def add(self, tests: list[GeneratedTest], runner) -> None:
-        """Run every candidate on ``tests`` (one batch) and append the results."""
+        """Run every distinct candidate on ``tests`` (one batch) and append the results."""
         if not tests:
             return
-        matrix = runner.evaluate_matrix(self.decks, [test.gds for test in tests])
+        unique = list(dict.fromkeys(self.decks))
+        rows = dict(zip(unique, runner.evaluate_matrix(unique, [test.gds for test in tests])))
+        matrix = [rows[deck] for deck in self.decks]
         self.tests += tests
         self.verdicts = [old + new for old, new in zip(self.verdicts, matrix)] if self.verdicts else matrix
 

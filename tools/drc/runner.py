@@ -136,8 +136,12 @@ class DrcRunner:
         unfinished = [job for position, job in enumerate(batch) if position not in markers]
         if not unfinished:
             return []
-        culprit = unfinished[0]
         reason = _kill_reason(result)
+        if not markers and not (result.timed_out or result.oom_killed):
+            for job in unfinished:  # klayout did not even start: retrying would fail the same way
+                verdicts[job] = LayoutVerdict("error", error=reason)
+            return []
+        culprit = unfinished[0]
         verdicts[culprit] = LayoutVerdict("timeout" if result.timed_out else "error", error=reason)
         deck = jobs[culprit][0]
         kills[deck] += 1

@@ -88,3 +88,23 @@ def test_missing_binary_is_a_user_error(drc_runner):
     with pytest.raises(UserError, match="apt-get install -y klayout"):
         runner.evaluate([(DECK, CLEAN)])
 
+
+
+class BrokenKlayoutSandbox:
+    """A sandbox where klayout exits at once without running anything (e.g. a missing library)."""
+
+    name = "broken"
+
+    def __init__(self):
+        self.calls = 0
+
+    def run(self, argv, **kwargs):
+        self.calls += 1
+        return RunResult(127, "", "klayout: error while loading shared libraries")
+
+
+def test_a_klayout_that_cannot_start_fails_every_job_once():
+    sandbox = BrokenKlayoutSandbox()
+    verdicts = DrcRunner(sandbox).evaluate([(DECK, NARROW), (DECK, CLEAN), (DECK, CLOSE)])
+    assert sandbox.calls == 1
+    assert all(v.status == "error" and "shared libraries" in v.error for v in verdicts)
