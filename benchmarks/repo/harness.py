@@ -98,7 +98,9 @@ def summarise(outcomes: list[Outcome], ks: tuple[int, ...], localizer: Localizer
     scored = [o for o in outcomes if not o.skipped]
     summary: dict[str, Any] = {"localizer": localizer.name, "policy": localizer.policy,
                                "instances": len(outcomes), "scored": len(scored),
-                               "skipped": len(outcomes) - len(scored)}
+                               "skipped": len(outcomes) - len(scored),
+                               "definitions": "acc = LocAgent's (every gold item, capped at k, in the top k); "
+                                              "acc_any = at least one gold item in the top k; percentages"}
     for level in LEVELS:
         per_level = [o.scores[level] for o in scored if o.scores.get(level)]
         summary[f"{level}.n"] = len(per_level)
