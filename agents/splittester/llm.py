@@ -33,7 +33,10 @@ class ModelPolicy:
 
     def synthesize(self, spec: TaskSpec, count: int) -> list[str]:
         messages = prompts.synthesis_messages(spec, self.with_reference)
-        return [self._deck(spec, messages) for _ in range(count)]
+        # The sample number keeps the N requests distinct, so a response cache or a replay serves N samples.
+        return [self._deck(spec, messages[:-1] + [{"role": "user", "content": messages[-1]["content"]
+                                                   + f"\n(sample {index + 1} of {count})"}])
+                for index in range(count)]
 
     def _deck(self, spec: TaskSpec, messages: list[dict]) -> str:
         try:
