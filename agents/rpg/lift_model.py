@@ -12,9 +12,10 @@ import re
 from typing import Any, Callable
 
 from sandboxes.settings import Config
+from sandboxes.telemetry import emit
 
 from agents.rpg.lift_offline import OfflineLifter, attach, layout_path
-from agents.runtime.models.base import ChatModel
+from agents.runtime.models.base import ChatModel, ModelReplyError
 from agents.runtime.models.parsing import complete_parsed
 from memory.rpg.graph import RPG, NodeKind
 
@@ -69,14 +70,19 @@ class ModelLifter:
         self.config = config or ModelLiftConfig()
         self.offline = OfflineLifter()
         self.policy = f"llm lifter: {model.name}"
-        self.counts = {"requests": 0, "fallback_units": 0, "fallback_files": 0, "fallback_placements": 0}
+        self.counts = {"requests": 0, "unusable_replies": 0, "fallback_units": 0, "fallback_files": 0,
+                       "fallback_placements": 0}
 
     def _ask(self, instruction: str, blocks: list[tuple[str, str]]) -> dict[str, Any]:
         answers: dict[str, Any] = {}
         for batch in pack(blocks, self.config.batch_tokens):
             prompt = instruction + "\n\n" + "\n\n".join(text for _, text in batch)
             self.counts["requests"] += 1
-            answers.update(complete_parsed(self.model, [{"role": "user", "content": prompt}], parse_json_object))
+            try:
+                answers.update(complete_parsed(self.model, [{"role": "user", "content": prompt}], parse_json_object))
+            except ModelReplyError as error:  # this batch falls back to the offline lifter
+                self.counts["unusable_replies"] += 1
+                emit("rpg.lift_unusable", batch=[key for key, _ in batch][:20], error=str(error))
         return answers
 
     def _unit_block(self, rpg: RPG, unit_id: str, wanted: set[str]) -> str:

@@ -58,3 +58,13 @@ def test_pack_respects_the_budget_and_parse_accepts_fenced_json():
     batches = pack([("a", "x" * 40), ("b", "x" * 40), ("c", "x" * 400)], budget_tokens=25)
     assert [[k for k, _ in batch] for batch in batches] == [["a", "b"], ["c"]]
     assert parse_json_object('```json\n{"a": 1}\n```') == {"a": 1}
+
+
+def test_unusable_replies_fall_back_without_losing_the_build(demo):
+    repo, _ = demo
+    listing = read_directory(repo, 10**6)
+    lifter = ModelLifter(ScriptedModel(["not json"] * 100), lambda p: listing.files[p].decode().splitlines())
+    rpg, _ = build_rpg(listing, lifter)
+    assert lifter.counts["unusable_replies"] == 3  # units, files, placement: each re-asked once, then offline
+    assert rpg.node("shop/pricing.py:apply_discount").features[0] == "apply discount"
+    assert rpg.parent("shop/pricing.py") == "area:shop"
