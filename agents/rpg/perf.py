@@ -92,6 +92,7 @@ def measure(source: Path, scratch: Path, queries: int = 100, seed: int = 0) -> t
         "changed_file": changed, "incremental_s": round(incremental_s, 4),
         "incremental_fraction_of_full": round(incremental_s / full_s, 4),
         "incremental_resolved_files": update.resolved_files, "rebuild_s": round(rebuild_s, 3),
+        "incremental_fraction_of_rebuild": round(incremental_s / rebuild_s, 4),
         "incremental_equals_rebuild": rpg.signature() == rebuilt.signature()}
     summary.update(search_latency(RPGWorkspace(rpg, root=repo), queries, seed))
     shutil.rmtree(repo, ignore_errors=True)
