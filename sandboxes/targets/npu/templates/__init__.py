@@ -17,6 +17,8 @@ from sandboxes.targets.npu.templates.ops import ELEMENTWISE, OpSpec
 from sandboxes.targets.npu.templates.src import prelude
 
 VECTOR_SPACE = {"TILE_LENGTH": [1024, 2048, 4096, 8192], "BUFFER_NUM": [1, 2], "BLOCK_DIM": [1, 8, 16, 24, 32, 40, 48]}
+TASK_METADATA = {"GPU_SHAPES", "ATOL", "RTOL"}
+"""Task-file names that describe the task to the harness, not values the model uses."""
 CUBE_SPACE = {"BASE_M": [64, 128, 256], "BASE_N": [64, 128, 256], "BASE_K": [32, 64, 128], "BUFFER_NUM": [1, 2],
               "BLOCK_DIM": [1, 8, 16, 24]}
 
@@ -85,7 +87,8 @@ def render_solution(task_source: str, spec: OpSpec, params: dict | None = None) 
     """A KernelBench solution: the kernel module, the task's constants and ``ModelNew``."""
     tree = ast.parse(task_source)
     constants = [ast.get_source_segment(task_source, node) for node in tree.body
-                 if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)]
+                 if isinstance(node, ast.Assign) and not any(isinstance(n, ast.Call) for n in ast.walk(node.value))
+                 and not {getattr(t, "id", "") for t in node.targets} & TASK_METADATA]
     model = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Model")
     methods = {n.name: n for n in model.body if isinstance(n, ast.FunctionDef)}
     init, forward = methods["__init__"], methods["forward"]
