@@ -53,7 +53,10 @@ def git(repo: str | Path, *args: str, input_bytes: bytes | None = None) -> bytes
 
 def resolve_commit(repo: str | Path, rev: str) -> str:
     """The full hash of ``rev``; a missing commit is a ``UserError``."""
-    return git(repo, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}").decode().strip()
+    try:
+        return git(repo, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}").decode().strip()
+    except UserError:
+        raise UserError(f"commit {rev!r} not found in {repo}") from None
 
 
 def read_directory(root: str | Path, max_bytes: int) -> Listing:

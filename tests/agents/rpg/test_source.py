@@ -49,7 +49,7 @@ def test_directory_build_skips_nested_checkouts(tmp_path):
 def test_missing_commit_is_a_user_error(tmp_path):
     repo = tmp_path / "r"
     init_repo(repo, GOOD)
-    with pytest.raises(UserError, match="rev-parse"):
+    with pytest.raises(UserError, match="not found"):
         resolve_commit(repo, "0" * 40)
     with pytest.raises(UserError):
         read_commit(repo, "deadbeef")
