@@ -6,6 +6,7 @@ from benchmarks.kernels.harness import evaluate
 from benchmarks.kernels.result import Status
 from benchmarks.kernels.runner.launch import EvalConfig
 from benchmarks.kernels.tasks import load_task
+from sandboxes.select import get_sandbox
 from sandboxes.targets.base import TimingMode
 from sandboxes.targets.npu.references import solution_for
 from sandboxes.targets.npu.target import NpuTarget
@@ -45,7 +46,7 @@ def test_settings_mark_everything_simulated():
 def test_reference_solution_is_correct_with_simulated_rows(tmp_path):
     path = tmp_path / "relu_small.py"
     path.write_text(TASK)
-    result = evaluate(load_task(path), solution_for(TASK), NpuTarget(), config=FAST)
+    result = evaluate(load_task(path), solution_for(TASK), NpuTarget(), sandbox=get_sandbox("local"), config=FAST)
     row = result.to_row()
     assert result.status is Status.CORRECT, result.reason
     assert row["simulated"] is True and row["cycles"] > 0 and 0 < row["roofline_fraction"] <= 1
@@ -57,5 +58,5 @@ def test_hardware_rule_violation_is_a_compile_error(tmp_path):
     path = tmp_path / "relu_small.py"
     path.write_text(TASK)
     source = solution_for(TASK, {"TILE_LENGTH": 8192})
-    result = evaluate(load_task(path), source, NpuTarget(), config=FAST)
+    result = evaluate(load_task(path), source, NpuTarget(), sandbox=get_sandbox("local"), config=FAST)
     assert result.status is Status.COMPILE_ERROR and "UB overflow" in result.reason
