@@ -21,6 +21,8 @@ from benchmarks.drc.stack import STACK
 from benchmarks.drc.tasks import build_deck
 
 NAME = "offline policy: deck-template mutation + rule-aware geometry tests"
+TEMPLATE_SHARE = 0.3
+"""Share of samples that are the unmutated template, like a model that is right a third of the time."""
 NUMBER = r"([\d.]+)"
 PATTERNS = [
     (rf"^(\w+) width must be at least {NUMBER} um$", lambda c, m: Width(c, m[1], nm(float(m[2])))),
@@ -77,10 +79,13 @@ class OfflinePolicy:
         self._pool: dict[str, list[GeneratedTest]] = {}
 
     def synthesize(self, spec: TaskSpec, count: int) -> list[str]:
+        """Each sample is the template with probability ``TEMPLATE_SHARE``, else one random mutation of it
+        (at least one sample is the template)."""
         template = build_deck(spec.id, spec.title, parse_checks(spec))
         variants = [mutant.deck for mutant in mutants(template)]
-        chosen = [template] + [self.rng.choice(variants) for _ in range(count - 1)]
-        self.rng.shuffle(chosen)
+        chosen = [template if self.rng.random() < TEMPLATE_SHARE else self.rng.choice(variants) for _ in range(count)]
+        if template not in chosen:
+            chosen[self.rng.randrange(count)] = template
         return chosen
 
     def initial_tests(self, spec: TaskSpec) -> list[GeneratedTest]:
