@@ -3,6 +3,7 @@ on the simulated chip. Every time it reports is simulated and marked so."""
 
 from __future__ import annotations
 
+import os
 from typing import Any, Mapping, Sequence
 
 from sandboxes.base import Sandbox
@@ -11,6 +12,8 @@ from sandboxes.targets.base import (Availability, BuildOutcome, ExtensionSpec, R
 from sandboxes.targets.npu.chip import load_chip
 from sandboxes.targets.npu.hooks import CHIP_ENV
 from sandboxes.targets.npu.rules import RULES
+
+CHIP_NAME_ENV = "AGENT_NPU_CHIP"
 
 LANGUAGE = """\
 Write the kernel in Python with `from sandboxes.targets.npu.lang import *` (an Ascend C look-alike):
@@ -31,8 +34,9 @@ class NpuTarget(Target):
     solution_language = LANGUAGE
 
     def __init__(self, chip: str | None = None) -> None:
-        self.chip = load_chip(chip)
-        self.chip_spec = chip
+        """``chip``: a chip name or TOML path; default ``$AGENT_NPU_CHIP``, else the 910B2 config."""
+        self.chip_spec = chip or os.environ.get(CHIP_NAME_ENV) or None
+        self.chip = load_chip(self.chip_spec)
 
     def availability(self) -> Availability:
         return Availability(True, True, True, f"simulated {self.chip.name}; all times are simulated")

@@ -34,6 +34,11 @@ def get_init_inputs():
 FAST = EvalConfig(trials=2, warmup=1, min_timed_trials=2, timed_trials=2, timing_budget_s=0.1)
 
 
+def test_chip_from_the_environment(monkeypatch):
+    monkeypatch.setenv("AGENT_NPU_CHIP", "ascend910a")
+    assert NpuTarget().chip.name == "ascend910a"
+
+
 def test_settings_mark_everything_simulated():
     target = NpuTarget("ascend910a")
     settings = target.runner_settings()
