@@ -124,3 +124,11 @@ def test_vector_instruction_on_l1_is_a_position_error():
         body()
     with pytest.raises(QueuePositionError, match="UB tensors"):
         launch(mixed, 1)
+
+
+@pytest.mark.parametrize("name,fn", [("And", np.bitwise_and), ("Or", np.bitwise_or)])
+def test_bitwise_instructions(name, fn):
+    a = RNG.integers(-1000, 1000, N).astype(np.int16)
+    b = RNG.integers(-1000, 1000, N).astype(np.int16)
+    got = run_vector("int16", [a, b], lambda d, x, y: globals()[name](d, x, y, N))
+    np.testing.assert_array_equal(got, fn(a, b))
