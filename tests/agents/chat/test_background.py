@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from agents.chat.background import BackgroundRun, event_line
 from agents.runtime.run import Run
 
@@ -28,6 +30,7 @@ def test_background_run_is_followed_to_its_end(isolated_agent_env):
     assert "running" not in job.describe() and job.run_id in job.describe()
 
 
+@pytest.mark.slow
 def test_a_command_that_makes_no_run_says_why(isolated_agent_env):
     lines: list[str] = []
     BackgroundRun(["run", "no-such-agent"], lines.append, isolated_agent_env).start()
