@@ -18,10 +18,10 @@ def pack(priority, items, capacity):
     bins = np.full(len(items) + 1, capacity)
     assignment = np.empty(len(items), dtype=np.int64)
     n_open = 0
-    for index, item in enumerate(items):
-        valid = np.flatnonzero(bins[: n_open + 1] >= item)
-        scores = as_scores(priority(float(item), bins[valid]), len(valid), "priority")
-        choice = int(np.argmax(scores))
+    for index, item in enumerate(items.tolist()):  # plain floats and array methods: the loop is the cost
+        valid = (bins[: n_open + 1] >= item).nonzero()[0]
+        scores = as_scores(priority(item, bins[valid]), len(valid), "priority")
+        choice = int(scores.argmax())
         if scores[choice] != scores[choice]:  # argmax lands on the first NaN when there is one
             raise InvalidReturn("priority returned NaN")
         target = valid[choice]
