@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import statistics
 import tempfile
 import time
 from contextlib import contextmanager
@@ -40,8 +41,13 @@ def _timed_pass(phase: str, pairs: Sequence[Pairing], target: Target, sandbox: S
     started = time.perf_counter()
     results = run_pairs(pairs, target, sandbox=sandbox, config=config, jobs=jobs)
     seconds = time.perf_counter() - started
-    return {"phase": phase, "solutions": len(results), "correct": sum(r.correct for r in results),
-            "seconds": round(seconds, 2), "solutions_per_minute": round(60.0 * len(results) / seconds, 2)}
+    row = {"phase": phase, "solutions": len(results), "correct": sum(r.correct for r in results),
+           "seconds": round(seconds, 2), "solutions_per_minute": round(60.0 * len(results) / seconds, 2),
+           "median_evaluation_s": round(statistics.median(r.seconds for r in results), 2)}
+    for name in ("startup_s", "load_s", "correctness_s", "timing_s"):
+        values = [r.phases[name] for r in results if name in r.phases]
+        row[f"median_{name}"] = round(statistics.median(values), 2) if values else None
+    return row
 
 
 def measure_throughput(pairs: Sequence[Pairing], make_target: Callable[[], Target], sandbox: Sandbox,
