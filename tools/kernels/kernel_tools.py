@@ -17,7 +17,8 @@ from tools.base import Tool
 TargetName = Literal["cpu", "gpu", "npu"]
 TARGET_CLASSES = {"cpu": ("sandboxes.targets.cpu", "CpuTarget"), "gpu": ("sandboxes.targets.gpu", "GpuTarget"),
                   "npu": ("sandboxes.targets.npu.target", "NpuTarget")}
-PROFILE_KEYS = ("simulated", "cycles", "time_us", "bottleneck", "pipe_busy", "roofline_fraction", "gm_bytes")
+PROFILE_KEYS = ("simulated", "cycles", "bottleneck", "pipe_busy", "roofline_fraction", "gm_bytes", "launches", "chip",
+                "profile")
 
 
 class ListTasksArgs(BaseModel):
@@ -93,7 +94,7 @@ def show_task(args: ShowTaskArgs) -> str:
 
 def npu_profile(args: ProfileArgs) -> dict[str, Any]:
     row = evaluate(args.task, args.source, "npu", quick=False)
-    profile = {key: value for key, value in row.items() if key in PROFILE_KEYS or key.startswith("pipe_")}
+    profile = {key: value for key, value in row.items() if key in PROFILE_KEYS}
     return {"status": row["status"], "reason": row.get("reason", ""), "speedup": row.get("speedup"), **profile}
 
 
