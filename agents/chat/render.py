@@ -8,12 +8,14 @@ from typing import Any
 
 PANEL_LINES = 14
 PANEL_LINE_CHARS = 160
+PIPE_WIDTH = 200
 
 
 def make_console() -> Any:
+    """A console on stdout: the terminal's width on a terminal, wide lines when piped."""
     from rich.console import Console
 
-    return Console(highlight=False, soft_wrap=False)
+    return Console(highlight=False, width=None if sys.stdout.isatty() else PIPE_WIDTH)
 
 
 class TokenPrinter:
