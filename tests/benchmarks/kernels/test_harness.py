@@ -36,6 +36,7 @@ def test_correct_kernel_is_timed_against_the_reference(tiny_relu, cpu_target, sa
     assert result.to_row()["speedup"] == pytest.approx(result.reference_ms / result.runtime_ms, rel=1e-3)
 
 
+@pytest.mark.slow
 def test_wrong_values_are_incorrect_with_location(tiny_relu, cpu_target, sandbox, quick):
     result = evaluate(tiny_relu, KERNEL % "x[i] > 0.0f ? x[i] : 0.5f", cpu_target, sandbox=sandbox, config=quick)
     assert result.status is Status.INCORRECT
