@@ -71,3 +71,21 @@ def test_parse_budget():
             assert "budget" in str(error) or "number" in str(error) or "unknown" in str(error)
         else:
             raise AssertionError(bad)
+
+
+def test_a_run_waiting_at_a_langgraph_interrupt_is_paused(isolated_agent_env):
+    from typing import TypedDict
+
+    from langgraph.types import interrupt
+
+    from agents.runtime.graph import linear_graph, run_graph
+
+    class State(TypedDict, total=False):
+        answer: str
+
+    run = Run.create("waiter", {})
+    run.set_status("running")
+    builder = linear_graph(State, [("ask", lambda state: {"answer": interrupt({"question": "more budget?"})})])
+    run_graph(builder, run, {})
+    assert run_state(run)["pending_interrupts"] == [{"question": "more budget?"}]
+    assert is_paused(run)
