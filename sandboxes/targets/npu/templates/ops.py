@@ -3,6 +3,7 @@ every element-wise operator (run inside the elementwise template's ``compute(y, 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,6 +75,20 @@ ELEMENTWISE: dict[str, tuple[int, str]] = {
 }
 
 
+def chain_code(stages: list["OpSpec"]) -> str:
+    """Vector code of fused element-wise stages: stage k reads the previous result and writes the other
+    of the two tile buffers (x, y), so intermediates never leave UB; the result ends in y."""
+    lines = []
+    for index, stage in enumerate(stages):
+        code = ELEMENTWISE[stage.op][1].format(**stage.attrs)
+        if index % 2:
+            code = re.sub(r"\b(x|y)\b", lambda m: {"x": "y", "y": "x"}[m.group(1)], code)
+        lines += [f"# stage {index}: {stage.op}", code]
+    if len(stages) % 2 == 0:
+        lines.append("DataCopy(y, x, AlignedCount(n, y.dtype))")
+    return "\n".join(lines)
+
+
 @dataclass
 class OpSpec:
     """One recognised operator: its name, template family, arguments and attributes."""
@@ -98,8 +113,8 @@ class OpSpec:
     def template_values(self) -> dict[str, str]:
         """Family-specific placeholders of the template text."""
         if self.family == "elementwise":
-            inputs, body = ELEMENTWISE[self.op]
-            code = body.format(**self.attrs)
+            inputs, code = (len(self.args), chain_code(self.attrs["stages"])) if "stages" in self.attrs else (
+                ELEMENTWISE[self.op][0], ELEMENTWISE[self.op][1].format(**self.attrs))
             return {"INPUTS": str(inputs), "COMPUTE": "\n".join("    " + line for line in code.splitlines())}
         if self.family == "row_reduce":
             return {"REDUCE": self.op.removesuffix("_rows")}

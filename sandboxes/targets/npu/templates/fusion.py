@@ -1,0 +1,46 @@
+"""Fuse a chain of element-wise operators into one kernel: one launch and one GM round trip
+instead of one per operator (what the eager baseline pays)."""
+
+from __future__ import annotations
+
+from sandboxes.targets.npu.templates.ops import ELEMENTWISE, OpSpec
+from sandboxes.targets.npu.templates.recognize import Graph
+
+COMMUTATIVE = {"add", "mul"}
+
+
+def fuse_elementwise(graph: Graph) -> OpSpec | None:
+    """One fused element-wise operator for a linear chain over at most two inputs, else None.
+
+    Each operator after the first must take the previous result as an operand; a binary operator's
+    other operand must be an original input that is still intact (the first input is overwritten
+    once the chain starts, so only the second input may join later stages).
+    """
+    if len(graph.ops) < 2 or graph.unsupported or graph.output != graph.ops[-1][0]:
+        return None
+    if any(spec.family != "elementwise" for _, spec in graph.ops):
+        return None
+    results = {name for name, _ in graph.ops}
+    inputs = list(graph.ops[0][1].args)
+    previous = graph.ops[0][0]
+    for name, spec in graph.ops[1:]:
+        if not _joins(spec, previous, inputs, results):
+            return None
+        inputs += [a for a in spec.args if a != previous and a not in inputs]
+        previous = name
+    if len(inputs) > 2 or any(a in results for a in inputs):
+        return None
+    stages = [spec for _, spec in graph.ops]
+    return OpSpec("+".join(s.op for s in stages), "elementwise", inputs, {"stages": stages})
+
+
+def _joins(spec: OpSpec, previous: str, inputs: list[str], results: set[str]) -> bool:
+    """Whether ``spec`` can be the next stage after ``previous``."""
+    if spec.args.count(previous) != 1 or ELEMENTWISE[spec.op][0] != len(spec.args):
+        return False
+    if len(spec.args) == 1:
+        return True
+    other = next(a for a in spec.args if a != previous)
+    if other in results or (other in inputs and inputs.index(other) == 0):
+        return False
+    return spec.args[0] == previous or spec.op in COMMUTATIVE
