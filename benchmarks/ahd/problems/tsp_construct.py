@@ -40,7 +40,7 @@ def reference_seconds(size: int) -> float:
 
 def reference_rounds(size: int) -> int:
     """Rounds of the suite's own guided local search for a reference tour."""
-    return 1500 if size <= 100 else 1000 if size <= 200 else 400
+    return 1500 if size <= 100 else 2500 if size <= 200 else 1500
 
 
 class TspUniform(CachedReference):
@@ -48,7 +48,7 @@ class TspUniform(CachedReference):
 
     family = "tsp_uniform"
     reference_method = ("shorter of OR-Tools GLS (path-cheapest-arc start, 1/2/4/12 s for n<=50/100/200/500) and "
-                        "2-opt guided local search with 1500/1500/1000/400 rounds")
+                        "2-opt guided local search with 1500/1500/2500/1500 rounds")
 
     def make(self, spec: SetSpec) -> InstanceSet:
         return InstanceSet(spec, {"coords": uniform_points(spec)})
