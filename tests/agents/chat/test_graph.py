@@ -123,3 +123,15 @@ def test_malformed_answers_are_rejections(answer):
 def test_replace_merges_for_undo():
     assert merge_messages([{"a": 1}], [{"b": 2}]) == [{"a": 1}, {"b": 2}]
     assert merge_messages([{"a": 1}], {"replace": []}) == []
+
+
+def test_each_of_several_calls_is_approved_on_its_own():
+    calls = []
+    graph, thread, _ = graph_for([{"tool_calls": [{"name": "host", "arguments": {"text": "first"}},
+                                                  {"name": "boxed", "arguments": {"text": "second"}}]}, "ok"], calls)
+    assert [p["name"] for p in interrupts(start(graph, thread))] == ["host"]
+    assert [p["name"] for p in interrupts(resume(graph, thread, {"action": "approve"}))] == ["boxed"]
+    resume(graph, thread, {"action": "reject", "reason": "no"})
+    assert calls == [("host", "first")]
+    assert [r.split(" (")[0] for r in tool_results(graph, thread)] == ["host ran with first",
+                                                                       "not run: the user rejected this call"]

@@ -77,6 +77,8 @@ def test_session_approve_reject_undo_cancel_and_hostile_file(spawn_chat, isolate
     chat.sendline("/undo")
     chat.expect("undone: 'sleep a while'")
     chat.expect(PROMPT)
+    chat.sendintr()  # Ctrl-C at the prompt only clears the line
+    chat.expect(PROMPT)
     chat.sendline("/exit")
     chat.expect("saved; continue with: agent chat --thread")
     chat.expect(pexpect.EOF)
