@@ -61,6 +61,11 @@ NATIVE_ALLOWED = {"empty", "empty_like", "empty_strided", "zeros", "zeros_like",
                   "TensorOptions", "IntArrayRef", "ScalarType", "Device", "dtype", "kFloat", "kCPU", "kCUDA"}
 NATIVE_FRAMEWORK_CALL = re.compile(r"\b(?:torch|at|aten)::(?:native::|cuda::|functional::)?(\w+)\s*\(")
 NATIVE_METHOD_CALL = re.compile(r"\.\s*(" + "|".join(sorted(COMPUTE_METHODS - {"t", "max", "min"})) + r")\s*\(")
+NATIVE_ESCAPES = re.compile(
+    r"std::(?:thread|jthread|async)\b|\bpthread_create\b|\b(?:v?fork|system|popen|exec[lv]p?e?|dlopen|syscall|"
+    r"fopen|freopen|open|getenv|omp_set_num_threads|omp_set_dynamic|cudaStreamCreate\w*|cudaDeviceSynchronize)\s*\("
+    r"|\bnum_threads\s*\(|std::(?:i|o)?fstream\b|#\s*include\s*<(?:thread|future|fstream|unistd\.h|dlfcn\.h)>")
+"""Native code that starts threads or processes, changes the thread count, reads files or the environment."""
 BINOPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.FloorDiv, ast.Mod, ast.MatMult)
 
 
@@ -243,6 +248,11 @@ def native_code_rule(tree: ast.Module) -> list[Violation]:
         if ops:
             found.append(Violation("native_framework_call", node.lineno, f"native code calls the framework's "
                                    f"{', '.join(sorted(set(ops)))}: write the computation yourself"))
+        escapes = sorted({m.group(0).strip() for m in NATIVE_ESCAPES.finditer(node.value)})
+        if escapes:
+            found.append(Violation("native_escape", node.lineno, f"native code uses {', '.join(escapes)}: threads, "
+                                   "processes, thread-count changes, files and the environment are off limits "
+                                   "(a background thread can slow the reference while the kernel is not timed)"))
     return found
 
 
@@ -251,6 +261,8 @@ DEFAULT_RULES = (imports_rule, calls_rule, attributes_rule, try_except_rule, mon
 KNOWN_HACKS = {
     "framework_compute": "calls the reference op (or any framework compute op) instead of a kernel",
     "native_framework_call": "the C++/CUDA 'kernel' calls ATen (torch::relu, x.matmul(...)) instead of computing",
+    "native_escape": "native code starts a thread/process (e.g. a CPU burner that slows the reference), changes "
+                     "the thread count, or reads files/environment",
     "try_fallback": "falls back to the reference in try/except",
     "monkeypatch": "monkeypatches timers, synchronize or comparison functions",
     "imports": "threads, processes, timers, ctypes, gc/inspect, or the reference module via imports",

@@ -70,6 +70,10 @@ def test_honest_solution_passes_every_rule(rule):
     (rules.native_code_rule, "SRC = 'torch::Tensor f(torch::Tensor x) { return at::matmul(x, x); }'",
      "native_framework_call"),
     (rules.native_code_rule, "SRC = 'torch::Tensor f(torch::Tensor x) { return x.relu(); }'", "native_framework_call"),
+    (rules.native_code_rule, "SRC = 'void f() { std::thread([]{}).detach(); }'", "native_escape"),
+    (rules.native_code_rule, "SRC = 'void f() { omp_set_num_threads(64); }'", "native_escape"),
+    (rules.native_code_rule, "SRC = 'void f() { FILE* t = fopen(\"task.py\", \"r\"); }'", "native_escape"),
+    (rules.native_code_rule, "SRC = '#pragma omp parallel for num_threads(32) void f() {}'", "native_escape"),
 ])
 def test_rule_fires_on_its_hack(rule, source, expected):
     assert expected in fired(rule, source)
