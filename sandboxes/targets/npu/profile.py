@@ -7,6 +7,10 @@ from dataclasses import dataclass, field
 from sandboxes.targets.npu.timeline import PIPES, Event
 
 
+SATURATED = 0.8
+"""GM bandwidth counts as the bottleneck only from this utilisation on."""
+
+
 @dataclass
 class LaunchProfile:
     """What one simulated launch cost. Every number is simulated."""
@@ -64,12 +68,13 @@ class Profile:
 
     @property
     def bottleneck(self) -> str:
-        """The busiest pipe, or ``GM bandwidth`` when the shared global memory is busier than any pipe."""
+        """The busiest pipe, or ``GM bandwidth`` when shared global memory is near saturation and busier than any pipe."""
         if not self.launches:
             return "none"
         busy = self.pipe_busy()
         pipe = max(busy, key=busy.get)
-        return "GM bandwidth" if self.gm_utilisation() >= busy[pipe] else pipe
+        gm = self.gm_utilisation()
+        return "GM bandwidth" if gm >= busy[pipe] and gm >= SATURATED else pipe
 
     def gm_bytes(self) -> int:
         return sum(p.gm_read_bytes + p.gm_write_bytes for p in self.launches)
