@@ -65,10 +65,14 @@ def test_session_approve_reject_undo_cancel_and_hostile_file(spawn_chat, isolate
     chat.sendline("sleep a while")
     chat.expect(APPROVE)
     chat.sendline("y")
-    time.sleep(4)
+    deadline = time.monotonic() + 120
+    while not sleeping() and time.monotonic() < deadline:  # interrupt only once the tool really runs
+        time.sleep(0.2)
+    assert sleeping()
     chat.sendintr()
     chat.expect("cancelled")
     chat.expect(PROMPT)
+    time.sleep(1)
     assert not sleeping(), "the cancelled tool's process is still running"
     chat.sendline("/cost")
     chat.expect("model calls")
