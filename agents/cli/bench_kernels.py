@@ -25,7 +25,8 @@ from agents.runtime.run import Run
 @bench_app.command("kernels")
 def bench_kernels(
     target: Annotated[str, typer.Option(help=f"One of {', '.join(TARGETS)}.")] = "cpu",
-    tasks: Annotated[str, typer.Option(help="builtin, builtin:L1, builtin:L1:relu,soft*, or a KernelBench folder.")]
+    tasks: Annotated[str, typer.Option(help="builtin, builtin:L1, builtin:L1:relu,soft*, a KernelBench folder "
+                                            "(FOLDER or FOLDER::19_*); join several with +.")]
     = "builtin",
     solutions: Annotated[str, typer.Option(help="A folder, builtin:reference or builtin:adversarial.")]
     = "builtin:reference",
@@ -63,6 +64,7 @@ def bench_kernels(
 def _evaluate_all(pairs, missing, target: Target, box, config: EvalConfig, jobs: int, run: Run, title: str) -> Report:
     with Progress(f"kernels on {target.name}", total=len(pairs)) as progress:
         def on_result(done, pair, result) -> None:
+            """Log each verdict to the run and advance the progress bar."""
             run.emit("kernel.result", task=pair.task.qualified_name, solution=pair.label, status=result.status.value,
                      speedup=result.speedup)
             progress.update(step=done, best=f"{pair.label}: {result.status.value}")

@@ -102,6 +102,7 @@ class Violation:
     message: str
 
     def __str__(self) -> str:
+        """``[rule] line N: message``, the form agents see."""
         return f"[{self.rule}] line {self.line}: {self.message}"
 
 

@@ -140,6 +140,7 @@ class GpuHooks(RuntimeHooks):
             return None
 
         def timed(call: Callable[[], Any]) -> tuple[Any, float]:
+            """Run ``call`` between two recorded events; its result and the elapsed device ms."""
             start, end = self._event(enable_timing=True), self._event(enable_timing=True)
             start.record()
             result = call()

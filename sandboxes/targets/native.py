@@ -55,6 +55,7 @@ def _typed_function(raw: Any, name: str, arg_kinds: list[str]) -> Callable[..., 
     raw.restype = None
 
     def call(*args: Any) -> None:
+        """Check the argument count, pass tensors as data pointers, call the C function."""
         if len(args) != len(arg_kinds):
             raise TypeError(f"{name} takes {len(arg_kinds)} arguments, got {len(args)}")
         raw(*(_convert(value, kind, name) for value, kind in zip(args, arg_kinds)))
