@@ -1,10 +1,11 @@
 """TwinQuant: W ~ L + R with L low rank in high precision and R quantised, each under its own learned transform.
 
-- L = [W G]_r G^{-1}: the rank-r truncated SVD taken in the space of an invertible G (LU-parametrised,
-  initialised to the activation scales diag(sqrt(E[x_j^2])), i.e. activation-aware SVD). G chooses which
-  directions stay in high precision.
-- R = W - L is quantised as Q(R Q) Q^T with Q orthogonal (Cayley-parametrised on top of a random
-  Hadamard rotation, so the search starts at the rotation baseline).
+- L = [W G]_r G^{-1}: the rank-r truncated SVD taken in the space of an invertible G (LU-parametrised).
+  G chooses which directions stay in high precision.
+- R = W - L is quantised as Q(R Q) Q^T with Q orthogonal (Cayley-parametrised on top of a fixed base).
+- The start is the best pair of G in {I, diag(sqrt(E[x_j^2]))} (plain or activation-aware SVD) and base in
+  {I, random Hadamard}, so the fit is never worse on calibration data than SVD + RTN or rotation + RTN of
+  the residual.
 - G and Q minimise the post-quantisation output error ||X (W - L - R^)^T||^2 / ||X W^T||^2 on calibration
   inputs; rounding passes gradients straight through. The best iterate (true quantised loss) is kept.
 """
@@ -27,7 +28,7 @@ class TwinQuantSettings:
     rank: int = 8
     bits: int = 4
     group: int = 128
-    steps: int = 100
+    steps: int = 40
     lr: float = 5e-3
     seed: int = 0
 
@@ -58,6 +59,17 @@ def _reconstruct(weight, g, g_inverse, q, settings: TwinQuantSettings, straight_
     return low_rank, low_rank + residual
 
 
+def _best_start(w, moment, scale, settings: TwinQuantSettings) -> tuple[LUInvertible, CayleyOrthogonal]:
+    """The initial (G, Q) pair with the lowest post-quantisation error."""
+    starts = [(LUInvertible(diagonal), CayleyOrthogonal(base))
+              for diagonal in (torch.ones(w.shape[1]), moment.diagonal().clamp_min(1e-8).sqrt())
+              for base in (torch.eye(w.shape[1]), random_rotation(w.shape[1], settings.seed))]
+    with torch.no_grad():
+        losses = [_relative_error(w - _reconstruct(w, g(), g.inverse(), q(), settings, False)[1], moment, scale)
+                  for g, q in starts]
+    return starts[int(torch.stack(losses).argmin())]
+
+
 def twinquant(weight: torch.Tensor, inputs: torch.Tensor, settings: TwinQuantSettings = TwinQuantSettings()
               ) -> TwinQuantFit:
     """Fit TwinQuant to one ``nn.Linear`` weight (out, in) on calibration inputs (samples, in)."""
@@ -65,8 +77,7 @@ def twinquant(weight: torch.Tensor, inputs: torch.Tensor, settings: TwinQuantSet
     x = inputs.detach().double()
     moment = x.T @ x / len(x)
     scale = torch.einsum("oi,ij,oj->", w, moment, w)
-    lu = LUInvertible(moment.diagonal().clamp_min(1e-8).sqrt())
-    cayley = CayleyOrthogonal(random_rotation(w.shape[1], settings.seed))
+    lu, cayley = _best_start(w, moment, scale, settings)
     optimiser = torch.optim.Adam([*lu.parameters(), *cayley.parameters()], lr=settings.lr)
     best, best_state, losses = float("inf"), None, []
     for _ in range(settings.steps + 1):
