@@ -70,11 +70,13 @@ class GlobalTensor:
         return sub
 
     def GetValue(self, index: int):
+        self._require()
         core = current_core()
         core.timeline.scalar_access("GM.GetValue", core.gm_slot(self._addr), core.chip.dma_latency_cycles)
         return self._span(index, 1)[0].item()
 
     def SetValue(self, index: int, value) -> None:
+        self._require()
         core = current_core()
         core.timeline.scalar_access("GM.SetValue", core.gm_slot(self._addr), core.chip.dma_latency_cycles, write=True)
         self._span(index, 1)[0] = value
