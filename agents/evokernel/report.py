@@ -68,9 +68,11 @@ def plot_learning_curve(curve: list[float], path: Path, title: str) -> Path:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     figure, axes = plt.subplots(figsize=(6, 3.5))
     axes.step(range(1, len(curve) + 1), curve, where="post")
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.set_xlabel("attempt index")
     axes.set_ylabel("correctness (fraction of tasks)")
     axes.set_ylim(0, 1.02)
