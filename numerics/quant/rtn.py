@@ -10,26 +10,29 @@ def group_count_bits(shape: tuple[int, int], bits: int, group: int) -> float:
     return bits + 32 / min(group, shape[1])
 
 
+def _round(values: torch.Tensor, straight_through: bool) -> torch.Tensor:
+    if straight_through:
+        return values + (torch.round(values) - values).detach()
+    return torch.round(values)
+
+
 def fake_quantise(weight: torch.Tensor, bits: int = 4, group: int = 128, straight_through: bool = False
                   ) -> torch.Tensor:
     """Quantise and dequantise ``weight`` (out, in) per group of ``group`` input columns.
 
-    With ``straight_through`` the rounding passes gradients unchanged (the STE).
+    With ``straight_through`` only the rounding passes gradients unchanged (the STE); the group ranges,
+    hence the step sizes, stay differentiable, so the error carries a gradient to the weights' shape.
     """
     out_features, in_features = weight.shape
     group = min(group, in_features)
     padded = -(-in_features // group) * group
     grouped = torch.nn.functional.pad(weight, (0, padded - in_features)).reshape(out_features, -1, group)
-    low = grouped.amin(dim=-1, keepdim=True).detach()
-    high = grouped.amax(dim=-1, keepdim=True).detach()
+    low, high = grouped.amin(dim=-1, keepdim=True), grouped.amax(dim=-1, keepdim=True)
     levels = 2 ** bits - 1
     scale = ((high - low) / levels).clamp_min(1e-12)
-    zero = torch.round(-low / scale)
-    codes = torch.clamp(torch.round(grouped / scale) + zero, 0, levels)
-    dequantised = ((codes - zero) * scale).reshape(out_features, padded)[:, :in_features]
-    if straight_through:
-        return weight + (dequantised - weight).detach()
-    return dequantised
+    zero = _round(-low / scale, straight_through)
+    codes = torch.clamp(_round(grouped / scale, straight_through) + zero, 0, levels)
+    return ((codes - zero) * scale).reshape(out_features, padded)[:, :in_features]
 
 
 def quantise_codes(weight: torch.Tensor, bits: int = 4, group: int = 128

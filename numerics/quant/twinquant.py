@@ -29,7 +29,10 @@ class TwinQuantSettings:
     bits: int = 4
     group: int = 128
     steps: int = 40
-    lr: float = 5e-3
+    lr: float = 1e-4
+    """Adam step size of the rotation's parameters."""
+    transform_lr_ratio: float = 0.1
+    """The low-rank transform's step size relative to ``lr``."""
     seed: int = 0
 
 
@@ -78,7 +81,8 @@ def twinquant(weight: torch.Tensor, inputs: torch.Tensor, settings: TwinQuantSet
     moment = x.T @ x / len(x)
     scale = torch.einsum("oi,ij,oj->", w, moment, w)
     lu, cayley = _best_start(w, moment, scale, settings)
-    optimiser = torch.optim.Adam([*lu.parameters(), *cayley.parameters()], lr=settings.lr)
+    optimiser = torch.optim.Adam([{"params": cayley.parameters(), "lr": settings.lr},
+                                  {"params": lu.parameters(), "lr": settings.lr * settings.transform_lr_ratio}])
     best, best_state, losses = float("inf"), None, []
     for _ in range(settings.steps + 1):
         g, q = lu(), cayley()
