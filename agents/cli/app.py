@@ -27,6 +27,8 @@ COMMAND_MODULES = [
     "agents.cli.run_rpg",
     "agents.cli.bench_rpg",
     "agents.cli.chat_cmd",
+    "agents.cli.run_compress",
+    "agents.cli.bench_spmv",
 ]
 
 

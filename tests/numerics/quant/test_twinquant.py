@@ -1,17 +1,8 @@
 import torch
 
 from numerics.quant.baselines import rotation_rtn, rtn, svd_rtn
+from numerics.quant.compare import heavy_tailed_layer
 from numerics.quant.twinquant import TwinQuantSettings, twinquant, twinquant_bits
-
-
-def heavy_tailed_layer(seed: int = 0):
-    """Student-t weights with four outlier input channels, and inputs whose same channels are outliers."""
-    generator = torch.Generator().manual_seed(seed)
-    weight = torch.distributions.StudentT(3.0).sample((64, 64)).double() * 0.05
-    weight[:, :4] *= 8
-    inputs = torch.randn(1024, 64, generator=generator, dtype=torch.float64)
-    inputs[:, :4] *= 10
-    return weight, inputs
 
 
 def output_error(weight, approx, inputs):
@@ -20,7 +11,7 @@ def output_error(weight, approx, inputs):
 
 def test_learned_transforms_beat_the_random_rotation_on_a_heavy_tailed_layer():
     torch.manual_seed(0)
-    weight, inputs = heavy_tailed_layer()
+    weight, inputs = heavy_tailed_layer(64)
     settings = TwinQuantSettings(rank=4, group=64, steps=25)
     fit = twinquant(weight, inputs, settings)
     errors = {"twinquant": output_error(weight, fit.weight, inputs),

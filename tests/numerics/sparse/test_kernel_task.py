@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from agents.cli.bench_spmv import macko_task_variant
 from benchmarks.kernels.harness import EvalConfig, evaluate_file
 from benchmarks.kernels.result import Status
 from benchmarks.kernels.tasks import BUILTIN_ROOT, load_task
@@ -14,15 +15,11 @@ from numerics.sparse.macko import compress
 from sandboxes.targets.cache import BuildCache, default_cache_root
 from sandboxes.targets.cpu import CpuTarget
 
-TASK = BUILTIN_ROOT / "L1" / "macko_spmv.py"
 SOLUTION = BUILTIN_ROOT.parent / "solutions" / "reference" / "cpu" / "L1__macko_spmv.py"
 
 
 def small_task(directory: Path, density: float) -> Path:
-    source = TASK.read_text().replace("M = 4096", "M = 256").replace("K = 4096", "K = 640")
-    path = directory / "macko_spmv.py"
-    path.write_text(source.replace("DENSITY = 0.5", f"DENSITY = {density}"))
-    return path
+    return macko_task_variant(directory, 256, 640, density)
 
 
 def test_task_encoder_matches_the_numerics_format(tmp_path):
