@@ -91,8 +91,10 @@ def _dotted(node: ast.AST) -> str:
     return ".".join(reversed(parts))
 
 
-def _is_triton_kernel(function: ast.FunctionDef) -> bool:
-    return any("jit" in _dotted(d.func if isinstance(d, ast.Call) else d) for d in function.decorator_list)
+def _is_device_kernel(function: ast.FunctionDef) -> bool:
+    """A Triton ``@jit`` or NPU ``@kernel`` function: its arguments are device handles, not framework tensors."""
+    names = [_dotted(d.func if isinstance(d, ast.Call) else d) for d in function.decorator_list]
+    return any("jit" in name or name.split(".")[-1] == "kernel" for name in names)
 
 
 def module_aliases(tree: ast.Module) -> dict[str, str]:
@@ -209,7 +211,7 @@ def framework_compute_rule(tree: ast.Module) -> list[Violation]:
                    if path.split(".")[0] == "torch" and not path.startswith("torch.utils.cpp_extension")}
     found: list[Violation] = []
     for function in _walk_functions(tree):
-        if function.name == "__init__" or _is_triton_kernel(function):
+        if function.name == "__init__" or _is_device_kernel(function):
             continue
         tensor_args = {a.arg for a in function.args.args if a.arg != "self"}
         for node in ast.walk(function):

@@ -90,6 +90,14 @@ def test_triton_kernels_and_init_are_exempt_from_compute_rule():
     assert fired(rules.framework_compute_rule, source) == []
 
 
+def test_npu_kernels_are_exempt_but_forward_arithmetic_is_not():
+    source = ("from sandboxes.targets.npu.lang import kernel\n@kernel(core_type='vector')\n"
+              "def add(x, y, z, n):\n    offset = n * 2\n"
+              "class ModelNew:\n    def forward(self, x):\n        return x * 2\n")
+    violations = rules.framework_compute_rule(ast.parse(source))
+    assert [(v.rule, v.line) for v in violations] == [("framework_compute", 7)]
+
+
 def test_every_known_hack_has_an_adversarial_solution():
     expected = " ".join(re.search(r"expect: (.*)", p.read_text()).group(1)
                         for p in (SOLUTIONS_ROOT / "adversarial").glob("*.py"))
