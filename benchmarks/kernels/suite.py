@@ -40,7 +40,11 @@ class Pairing:
 
 def solutions_dir(spec: str, target: str) -> Path:
     """The folder a ``--solutions`` value names."""
-    if spec == "builtin:reference":
+    if spec == "builtin:reference" and target == "npu":
+        from benchmarks.kernels.npu_references import reference_dir
+
+        folder = reference_dir()
+    elif spec == "builtin:reference":
         folder = SOLUTIONS_ROOT / "reference" / target
     elif spec == "builtin:adversarial":
         folder = SOLUTIONS_ROOT / "adversarial"

@@ -40,7 +40,10 @@ def test_check_rejects_a_cheating_solution(kernel_tools):
 
 @pytest.mark.slow
 def test_npu_profile_of_a_reference_solution(kernel_tools):
-    source = next((SOLUTIONS / "reference" / "npu").glob("L1__relu*.py")).read_text()
+    from benchmarks.kernels.npu_references import solution_for
+    from benchmarks.kernels.tasks import load_tasks
+
+    source = solution_for(load_tasks("builtin:L1:relu")[0].source)
     profile = kernel_tools["npu_profile"].invoke({"task": "L1/relu", "source": source})
     assert profile["status"] == "correct" and profile["simulated"] is True
     assert profile["cycles"] > 0 and profile["bottleneck"] and "pipe_busy" in profile

@@ -8,7 +8,7 @@ from benchmarks.kernels.runner.launch import EvalConfig
 from benchmarks.kernels.tasks import load_task
 from sandboxes.select import get_sandbox
 from sandboxes.targets.base import TimingMode
-from sandboxes.targets.npu.references import solution_for
+from benchmarks.kernels.npu_references import solution_for
 from sandboxes.targets.npu.target import NpuTarget
 
 TASK = '''"""ReLU, small."""

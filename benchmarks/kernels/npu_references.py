@@ -1,20 +1,29 @@
-"""Write the npu reference solutions: every built-in task whose reference is one template operator
-gets the rendered template as its solution (``python -m sandboxes.targets.npu.references``)."""
+"""The npu reference solutions: every built-in task whose reference is one template operator (or a
+fused element-wise chain) gets the rendered template as its solution.
+
+They are rendered on demand into the kernel cache, keyed by the templates and tasks they come from,
+so they never drift from the operator library. ``python -m benchmarks.kernels.npu_references --out DIR``
+exports them as files."""
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import os
+import shutil
 import types
 from pathlib import Path
 
 import torch
 
+import sandboxes.targets.npu.templates as templates_package
+from sandboxes.targets.cache import default_cache_root
 from sandboxes.targets.npu.templates import render_solution
 from sandboxes.targets.npu.templates.fusion import fuse_elementwise
 from sandboxes.targets.npu.templates.ops import OpSpec
 from sandboxes.targets.npu.templates.recognize import recognise
 
-REFERENCE_DIR = Path(__file__).resolve().parents[3] / "benchmarks" / "kernels" / "solutions" / "reference" / "npu"
+BUILTIN_SELECTOR = "builtin:L1+builtin:L2"
 
 
 def task_operator(task_source: str) -> OpSpec | str:
@@ -37,7 +46,8 @@ def solution_for(task_source: str, params: dict | None = None) -> str | None:
     return None if isinstance(spec, str) else render_solution(task_source, spec, params)
 
 
-def write_references(selector: str = "builtin:L1+builtin:L2", folder: Path = REFERENCE_DIR) -> list[Path]:
+def write_references(folder: Path, selector: str = BUILTIN_SELECTOR) -> list[Path]:
+    """Render the solution of every task in ``selector`` that a template covers into ``folder``."""
     from benchmarks.kernels.tasks import load_tasks
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -51,12 +61,32 @@ def write_references(selector: str = "builtin:L1+builtin:L2", folder: Path = REF
     return written
 
 
+def reference_dir() -> Path:
+    """The rendered built-in reference set, cached under the kernel cache by a digest of its inputs."""
+    from benchmarks.kernels.tasks import BUILTIN_ROOT
+
+    digest = hashlib.sha256()
+    for root in (Path(templates_package.__file__).parent, BUILTIN_ROOT):
+        for path in sorted(root.rglob("*.py")):
+            digest.update(path.name.encode() + path.read_bytes())
+    folder = default_cache_root() / "npu-reference" / digest.hexdigest()[:16]
+    if not (folder / ".complete").exists():
+        staging = folder.with_name(folder.name + f".tmp{os.getpid()}")
+        write_references(staging)
+        (staging / ".complete").touch()
+        if folder.exists():  # another process rendered it meanwhile
+            shutil.rmtree(staging)
+        else:
+            staging.replace(folder)
+    return folder
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--tasks", default="builtin:L1+builtin:L2")
-    parser.add_argument("--out", type=Path, default=REFERENCE_DIR)
+    parser.add_argument("--tasks", default=BUILTIN_SELECTOR)
+    parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
-    for path in write_references(args.tasks, args.out):
+    for path in write_references(args.out, args.tasks):
         print(path)
 
 
