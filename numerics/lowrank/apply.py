@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import math
 
 import torch
 
@@ -45,8 +46,9 @@ def _a3_mlp(block, trace: dict, ratio: float) -> None:
 
 
 def per_matrix_rank(ratio: float, out_features: int, in_features: int) -> int:
-    """Rank whose two factors hold ``ratio`` of the matrix's parameters."""
-    return max(1, round(ratio * out_features * in_features / (out_features + in_features)))
+    """Smallest rank whose two factors hold at least ``ratio`` of the matrix's parameters (never fewer than
+    A^3 keeps, so the baselines are not short-changed by rounding)."""
+    return max(1, math.ceil(ratio * out_features * in_features / (out_features + in_features) - 1e-9))
 
 
 def svd_weight(weight: torch.Tensor, rank: int, inputs: torch.Tensor | None) -> torch.Tensor:

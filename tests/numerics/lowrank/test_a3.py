@@ -19,9 +19,13 @@ def _head(seed: int):
 
 
 def _per_matrix(weight, inputs):
-    """A ``nn.Linear``-layout weight at A^3's budget (k (D + HEAD) <= D x RANK), plain or whitened by ``inputs``."""
+    """A ``nn.Linear``-layout weight at (at least) A^3's budget, plain or whitened by ``inputs``.
+
+    Its rank k stays <= RANK, so the product of two such factors has rank <= RANK: A^3's optimum over all
+    rank-RANK maps can be no worse, even though the baseline stores k (D + HEAD) >= D x RANK parameters.
+    """
     rank = per_matrix_rank(RANK / HEAD, D, HEAD)
-    assert rank * (D + HEAD) <= D * RANK
+    assert rank <= RANK and rank * (D + HEAD) >= D * RANK
     return svd_weight(weight, rank, inputs)
 
 
