@@ -36,6 +36,8 @@ class CompressConfig(Config):
 class CompressState(TypedDict, total=False):
     model_path: str
     rows: Annotated[list[dict], operator.add]
+    bits: dict[str, float]
+    """Stored bits per weight of the layers quantised so far."""
 
 
 def _row_line(row: dict) -> str:
@@ -43,20 +45,21 @@ def _row_line(row: dict) -> str:
             f"linear bytes {row['linear_bytes']}")
 
 
-def _step_node(run: Run, config: CompressConfig, index: int, step: Any, bits_so_far: dict):
+def _step_node(run: Run, config: CompressConfig, index: int, step: Any):
     def node(state: CompressState) -> CompressState:
         from numerics.fixture.model import save_model
         from tools.numerics.compression import apply_step, load_lm, summarise
 
         model = load_lm(state["model_path"])
         result = apply_step(model, step, config.calibration, config.quant_steps)
-        bits_so_far.update(result.get("bits", {}))
+        # a later non-quantisation step rewrites the weights in floating point: count them as such again
+        bits = {**state.get("bits", {}), **result["bits"]} if "bits" in result else {}
         path = run.artifacts / f"step{index}-{step.kind}.pt"
         save_model(model, path)
-        row = summarise(model, load_lm(config.model_file), step.label, config.windows, bits_so_far or None)
+        row = summarise(model, load_lm(config.model_file), step.label, config.windows, bits or None)
         run.emit("compress.step", **{k: v for k, v in row.items()})
         print(_row_line(row), flush=True)
-        return {"model_path": str(path), "rows": [row]}
+        return {"model_path": str(path), "rows": [row], "bits": bits}
     return node
 
 
@@ -68,14 +71,13 @@ def execute(run: Run, model: Any = None) -> Report:
     config = CompressConfig(**run.config)
     steps = parse_steps(config.steps)
     original = load_lm(config.model_file)
-    bits: dict = {}
 
     def start(state: CompressState) -> CompressState:
         row = summarise(original, original, "original", config.windows, None)
         print(_row_line(row), flush=True)
         return {"model_path": config.model_file, "rows": [row]}
 
-    nodes = [("original", start)] + [(f"step{i}_{s.kind}", _step_node(run, config, i, s, bits))
+    nodes = [("original", start)] + [(f"step{i}_{s.kind}", _step_node(run, config, i, s))
                                      for i, s in enumerate(steps, 1)]
     final = run_graph(linear_graph(CompressState, nodes), run, {"rows": []})
     base = final["rows"][0]["linear_bytes"]
