@@ -80,7 +80,8 @@ def run_bench(jobs: int = 100, kinds: tuple[str, ...] = tuple(JOBS), progress=No
                          "median_ms": round(statistics.median(samples) * 1e3, 2),
                          "ratio_vs_bare": round(mean / bare, 3), "failures": failures[name]})
         rows += [{"job": kind, "backend": name, "jobs": 0, "skipped": reason} for name, reason in skipped.items()]
-    warm = next((r for r in rows if r["job"] == "python" and r["backend"] == "docker-warm"), None)
+    warm = next((r for r in rows if r["job"] == "python" and r["backend"] == "docker-warm" and "ratio_vs_bare" in r),
+                None)
     summary = {"jobs_per_backend": jobs, "cpus": os.cpu_count(),
                "python_warm_pool_ratio": warm["ratio_vs_bare"] if warm else None,
                "target": "docker warm pool within 1.5x of bare subprocess for the Python job",
