@@ -11,11 +11,15 @@ from agents.cli.common import JsonOption, emit_report, with_run_options
 from agents.cli.groups import bench_app, run_app
 from agents.runtime.config import load_config
 from agents.runtime.launch import RunOptions, launch
-from agents.splittester.agent import AGENT, execute
+from agents.runtime.registry import register_lazy
 from agents.splittester.config import SplitTesterConfig
 from benchmarks.drc.harness import bench_report, load_decks, speed_report
 from benchmarks.drc.suite import load_suite, select_tasks
 from tools.drc.runner import DrcRunner
+
+AGENT = "splittester"
+execute = register_lazy(AGENT, "agents.splittester.agent:execute")
+
 
 TasksOption = Annotated[str, typer.Option(
     "--tasks", help="builtin (all 120 tasks), builtin:N (a seeded subset), or comma-separated task ids/families.")]

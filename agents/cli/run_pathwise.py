@@ -9,14 +9,17 @@ import typer
 
 from agents.cli.common import JsonOption, emit_report, with_run_options
 from agents.cli.groups import bench_app, run_app
-from agents.pathwise.agent import AGENT, execute
 from agents.pathwise.context import PathWiseConfig
 from agents.runtime.config import load_config
 from agents.runtime.launch import RunOptions, launch
+from agents.runtime.registry import register_lazy
 from benchmarks.ahd.bench import baseline_report, speed_evaluator, speed_report
 from benchmarks.ahd.evaluator import Evaluator, EvaluatorConfig
 from benchmarks.ahd.registry import PROBLEMS, get_problem
 from sandboxes.errors import UserError
+
+AGENT = "pathwise"
+execute = register_lazy(AGENT, "agents.pathwise.agent:execute")
 
 ProblemOption = Annotated[Optional[str], typer.Option("--problem", help=f"One of: {', '.join(PROBLEMS)}.")]
 

@@ -28,6 +28,22 @@ def register_agent(name: str, execute: Execute) -> Execute:
     return execute
 
 
+def register_lazy(name: str, target: str) -> Execute:
+    """Register ``"package.module:function"`` as agent ``name`` without importing it yet.
+
+    CLI modules use this so that loading the CLI does not load LangGraph, torch or KLayout; the
+    module is imported on the first run or resume (and may register its own ``execute`` then).
+    """
+    module_name, _, function_name = target.partition(":")
+
+    def execute(run: "Run", model: Optional["ChatModel"]) -> Report:
+        import importlib
+
+        return getattr(importlib.import_module(module_name), function_name)(run, model)
+
+    return register_agent(name, execute)
+
+
 def get_agent(name: str) -> Execute:
     """The registered ``execute`` of agent ``name``; a clear error when there is none."""
     try:

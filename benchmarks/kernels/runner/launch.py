@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchmarks.kernels.runner.trusted import sign
+from benchmarks.kernels.runner.signing import sign
 from sandboxes.base import Limits, RunResult, Sandbox
 from sandboxes.settings import Config
 from sandboxes.targets.base import ExtensionSpec, RunnerSettings

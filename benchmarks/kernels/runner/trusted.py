@@ -13,8 +13,6 @@ import time
 
 _BOOTED = time.perf_counter()  # before torch is imported: the phases below include its import
 
-import hashlib
-import hmac
 import importlib
 import json
 import os
@@ -27,6 +25,7 @@ import torch
 
 from benchmarks.kernels.runner.compare import mismatch, tolerance
 from benchmarks.kernels.runner.protocol import Channel, ChannelClosed, ChannelTimeout
+from benchmarks.kernels.runner.signing import sign
 from benchmarks.kernels.runner.timing import TimingLoop
 from benchmarks.kernels.runner.verdict import Verdict
 from benchmarks.kernels.runner.worker import load_module, run_worker
@@ -239,11 +238,6 @@ def _looks_cached(previous: tuple[torch.Tensor, torch.Tensor] | None, output: to
     if previous is None or previous[0].shape != output.shape or previous[0].dtype != output.dtype:
         return False
     return bool(torch.equal(previous[0], output)) and not torch.equal(previous[1], expected)
-
-
-def sign(nonce: str, payload: str) -> str:
-    """HMAC-SHA256 of ``payload`` under ``nonce``."""
-    return hmac.new(nonce.encode(), payload.encode(), hashlib.sha256).hexdigest()
 
 
 def main() -> int:

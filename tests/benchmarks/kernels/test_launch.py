@@ -3,7 +3,7 @@
 import json
 
 from benchmarks.kernels.runner.launch import EvalConfig, parse_verdict
-from benchmarks.kernels.runner.trusted import sign
+from benchmarks.kernels.runner.signing import sign
 from sandboxes.base import RunResult
 
 
