@@ -21,6 +21,7 @@ from agents.evokernel.offline import POLICY_NAME, OfflinePolicy
 from agents.evokernel.report import build_report
 from agents.evokernel.state import new_task_state
 from agents.evokernel.templates import template_library
+from agents.evokernel.threadsafe import serialise_ast_parse
 
 AGENT_NAME = "evokernel"
 
@@ -47,6 +48,7 @@ def open_memory(config: EvoKernelConfig, run: Run, templates: Any) -> QMemory:
 def execute(run: Run, model: ChatModel | None) -> Report:
     """Run (or resume) the EvoKernel graph for ``run`` and return its report."""
     config = EvoKernelConfig.model_validate(run.config)
+    serialise_ast_parse()
     templates = template_library(config.target)
     if model is None and templates is None:
         raise UserError(f"the offline policy needs template kernels and target '{config.target}' has none: "
