@@ -94,7 +94,9 @@ class EvoKernelAgent:
         produced = parallel_map(one, state["contexts"], self.config.workers)
         for name, candidate in produced.items():
             if candidate is None:
-                tasks[name] = stop(tasks[name], "offline policy: no template instance left to try for this task")
+                tasks[name] = stop(tasks[name], "offline policy: " + ("no template instance left to try"
+                                                                      if tasks[name]["attempts"] else
+                                                                      "no template kernel computes this task"))
         return {"tasks": tasks, "candidates": {n: c for n, c in produced.items() if c is not None}}
 
     def verify(self, state: GraphState) -> dict[str, Any]:
