@@ -46,10 +46,8 @@ def run_case(sandbox: Sandbox, attack) -> dict:
             "seconds": round(time.monotonic() - started, 2)}
 
 
-def run_selftest(backend: str = "auto", cases: list[str] | None = None):
-    """Run the adversarial suite on ``backend``; returns a ``benchmarks.report.Report``."""
-    from benchmarks.report import Report  # the project's one report shape (imported late: sandboxes is below it)
-
+def run_selftest(backend: str = "auto", cases: list[str] | None = None) -> tuple[dict, list[dict]]:
+    """Run the adversarial suite on ``backend``; returns ``(summary, rows)`` with one row per case."""
     sandbox = get_sandbox(backend)
     rows = [run_case(sandbox, attack) for attack in ATTACKS if not cases or attack.name in cases]
     contained = sum(row["contained"] for row in rows)
@@ -58,4 +56,4 @@ def run_selftest(backend: str = "auto", cases: list[str] | None = None):
     protections = getattr(sandbox, "protections", None)
     if protections:
         summary["protections"] = ", ".join(f"{k}={v}" for k, v in protections.items())
-    return Report(summary=summary, rows=rows, title=f"Sandbox selftest ({sandbox.name})")
+    return summary, rows

@@ -41,7 +41,8 @@ def selftest(backend: BackendOption = "auto",
     unknown = sorted(set(case or ()) - {a.name for a in ATTACKS})
     if unknown:
         raise UserError(f"unknown selftest case(s) {', '.join(unknown)}; known: {', '.join(a.name for a in ATTACKS)}")
-    report = run_selftest(backend, cases=case)
+    summary, rows = run_selftest(backend, cases=case)
+    report = Report(summary=summary, rows=rows, title=f"Sandbox selftest ({summary['backend']})")
     emit_report(report, json_path)
     if not report.summary["all_contained"]:
         sys.exit(1)

@@ -160,10 +160,9 @@ def selftest_section(enabled: bool) -> Check:
     except ImportError:
         return result(False, "sandboxes.selftest is not available in this installation")
     try:
-        report = run_selftest("auto")
+        summary, _rows = run_selftest("auto")
     except Exception as error:  # the selftest failing to run is itself a finding
         return result(False, f"selftest could not run: {type(error).__name__}: {error}")
-    summary = report.summary
     return result(bool(summary.get("all_contained")), f"{summary.get('contained')}/{summary.get('cases')} attacks "
                   f"contained on {summary.get('backend')}", summary=summary)
 
