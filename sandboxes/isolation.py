@@ -167,6 +167,8 @@ def bwrap_prefix(limits: Limits, workdir: str, env: Mapping[str, str]) -> list[s
     if not limits.network:
         args.append("--unshare-net")
     inside = hostfs.inside_workdir(limits.extra_ro_paths)
+    # the private /tmp comes first, so that read-only paths below /tmp are bound on top of it, not hidden
+    args += ["--size", str(limits.disk_mb * 1024 * 1024), "--tmpfs", "/tmp"]
     for path in hostfs.readonly_dirs(limits.extra_ro_paths):
         args += ["--ro-bind", path, path]
     for path, target in hostfs.merged_usr_links():
@@ -175,8 +177,7 @@ def bwrap_prefix(limits: Limits, workdir: str, env: Mapping[str, str]) -> list[s
     if limits.gpu:
         for device in hostfs.accelerator_devices():
             args += ["--dev-bind", device, device]
-    args += ["--proc", "/proc", "--size", str(limits.disk_mb * 1024 * 1024), "--tmpfs", "/tmp",
-             "--bind", workdir, inside, "--chdir", inside, "--clearenv"]
+    args += ["--proc", "/proc", "--bind", workdir, inside, "--chdir", inside, "--clearenv"]
     for name, value in env.items():
         args += ["--setenv", name, value]
     return args + ["--remount-ro", "/", "--"]
