@@ -11,14 +11,13 @@ from agents.cli.common import emit_report, with_run_options
 from agents.cli.groups import app, bench_app, run_app
 from agents.runtime.config import load_config
 from agents.runtime.launch import RunOptions, launch
-from agents.runtime.registry import register_agent
+from agents.runtime.registry import register_lazy
 
-from agents.evokernel.agent import AGENT_NAME, default_memory_path, execute
-from agents.evokernel.bench import BENCH_NAME, bench_config, execute_bench, parse_methods
 from agents.evokernel.config import EvoKernelConfig
 
-register_agent(AGENT_NAME, execute)
-register_agent(BENCH_NAME, execute_bench)
+AGENT_NAME, BENCH_NAME = "evokernel", "evokernel-bench"
+execute = register_lazy(AGENT_NAME, "agents.evokernel.agent:execute")
+execute_bench = register_lazy(BENCH_NAME, "agents.evokernel.bench:execute_bench")
 
 memory_app = typer.Typer(help="Inspect, export and import EvoKernel's experience memory.", no_args_is_help=True)
 app.add_typer(memory_app, name="memory")
@@ -34,6 +33,8 @@ def _config(target, tasks, budget, memory, workers, **extra) -> EvoKernelConfig:
     flags = {"target": target, "tasks": tasks, "budget": budget, "memory": memory, "workers": workers, **extra}
     config = load_config(EvoKernelConfig, "evokernel", flags)
     if config.memory is None and config.method in ("evokernel", "evokernel-noq"):
+        from agents.evokernel.agent import default_memory_path
+
         config = config.model_copy(update={"memory": default_memory_path(config.target)})
     return config
 
@@ -59,6 +60,8 @@ def bench_evokernel(methods: Annotated[str, typer.Option(
                     memory: MemoryOption = None, workers: WorkersOption = None,
                     *, options: RunOptions, json_path: Optional[Path]) -> None:
     """Run every method on the same tasks and budget and print one comparison table."""
+    from agents.evokernel.bench import bench_config, parse_methods
+
     base = load_config(EvoKernelConfig, "evokernel", {"target": target, "tasks": tasks, "budget": budget,
                                                        "memory": memory, "workers": workers})
     run, report = launch(BENCH_NAME, bench_config(base, parse_methods(methods)), options, execute_bench)
