@@ -15,7 +15,7 @@ from sandboxes.errors import UserError
 
 from agents.evokernel.config import EvoKernelConfig
 from agents.evokernel.context import Deps
-from agents.evokernel.env import KernelEnv, eval_config, make_target
+from agents.evokernel.env import KernelEnv, make_target
 from agents.evokernel.graph import EvoKernelAgent
 from agents.evokernel.offline import POLICY_NAME, OfflinePolicy
 from agents.evokernel.report import build_report
@@ -54,7 +54,7 @@ def execute(run: Run, model: ChatModel | None) -> Report:
         raise UserError(f"the offline policy needs template kernels and target '{config.target}' has none: "
                         "pass --model (or use --target npu)")
     target = make_target(config.target)
-    env = KernelEnv(target, eval_config(target, config.evaluation))
+    env = KernelEnv(target, config.evaluation)
     kernels = env.tasks(config.tasks)
     memory = open_memory(config, run, templates)
     deps = Deps(config, memory, OfflinePolicy(templates) if model is None else None)

@@ -49,7 +49,6 @@ class EvoKernelConfig(Config):
     """Offline policy: stop refining a task after this many refinements in a row without a new best
     (None: refine until the budget or the parameter neighbourhood is spent). Model runs spend the budget."""
     evaluation: EvalConfig | None = None
-    """How the harness verifies and times each attempt (None: the harness defaults, with the timing loop
-    cut to two trials on a simulated target, whose times are deterministic)."""
+    """How the harness verifies and times each attempt (None: the harness defaults)."""
     seed: int = 0
     """Seed of the offline policy and of retrieval's epsilon-greedy draws (per task and attempt)."""

@@ -28,17 +28,6 @@ def make_target(name: str) -> Target:
         raise UserError(f"target '{name}' is not available in this installation: {error}") from error
 
 
-SIMULATED_TIMING = {"warmup": 0, "min_timed_trials": 2, "timed_trials": 2, "timing_budget_s": 0.0}
-
-
-def eval_config(target: Target, given: EvalConfig | None) -> EvalConfig:
-    """``given``, else the harness defaults (simulated targets: no warm-up, two timed trials; correctness
-    trials unchanged). Simulated cycle counts do not vary between calls, so more trials add nothing."""
-    if given is not None:
-        return given
-    return EvalConfig(**SIMULATED_TIMING) if target.simulated else EvalConfig()
-
-
 class KernelEnv:
     """Verifies candidate solutions through the harness; identical sources are verified once."""
 

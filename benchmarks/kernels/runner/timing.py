@@ -6,6 +6,10 @@ timed the same way in the same loop, alternating which side goes first. On a dev
 the worker's event time is used, and flagged when it exceeds the runner's wall time; on a simulated
 target the hooks' simulated time is used. A few randomly chosen timed outputs are re-checked
 against the reference, so a kernel that is only correct when it is not being timed fails.
+
+Simulated times depend on shapes, not on the clock, so a simulated target skips the loop
+(:func:`simulated_timing`): the solution's times are those of its correctness trials, whose outputs
+were all checked, and the reference's comes from the hooks' baseline run here in the runner.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ SPEEDUP_REVIEW = 10.0
 class TimingLoop:
     """Measures solution and reference under identical conditions."""
 
-    def __init__(self, runner: "Runner", solution: "WorkerHandle", reference: "WorkerHandle") -> None:
+    def __init__(self, runner: "Runner", solution: "WorkerHandle | None", reference: "WorkerHandle | None") -> None:
         self.runner = runner
         self.config = runner.config
         self.sides = {"solution": solution, "reference": reference}
@@ -61,17 +65,20 @@ class TimingLoop:
         wall_ms = (_perf_counter() - started) * 1e3
         mode = self.config["timing"]
         if mode == "simulated":
-            simulated = reply.get("simulated") or {}
-            if "runtime_ms" not in simulated:
-                raise Verdict("crashed", f"{side}: simulated target returned no runtime_ms")
-            self.simulated[side] = simulated
-            return float(simulated["runtime_ms"])
+            return self.simulated_ms(side, reply.get("simulated"))
         if mode == "device" and reply.get("device_ms") is not None:
             device_ms = float(reply["device_ms"])
             if device_ms > wall_ms * 1.05 + 0.05 and "device_time_exceeds_wall" not in self.flags:
                 self.flags.append("device_time_exceeds_wall")
             return device_ms
         return wall_ms
+
+    def simulated_ms(self, side: str, simulated: dict[str, Any] | None) -> float:
+        """The simulated runtime of one call of ``side``; its profiler fields are kept for the extras."""
+        if not simulated or "runtime_ms" not in simulated:
+            raise Verdict("crashed", f"{side}: simulated target returned no runtime_ms")
+        self.simulated[side] = simulated
+        return float(simulated["runtime_ms"])
 
     def recheck(self, input_set: int, trial: int) -> None:
         """Compare the output of the timed call just made with the reference for its input set."""
@@ -118,6 +125,19 @@ class TimingLoop:
                        if k in ("cycles",)})
         fields["extras"] = extras
         return fields
+
+
+def simulated_timing(runner: "Runner", solution_trials: list[dict[str, Any] | None]) -> dict[str, Any]:
+    """Timing fields of a simulated target without a timing loop (see the module docstring)."""
+    loop = TimingLoop(runner, None, None)
+    loop.samples["solution"] = [loop.simulated_ms("solution", trial) for trial in solution_trials]
+    median = statistics.median(loop.samples["solution"])  # the profile shown is that of a median trial
+    loop.simulated["solution"] = min(solution_trials, key=lambda trial: abs(trial["runtime_ms"] - median))
+    inputs, _ = runner.inputs(runner.base_seed + 1000)
+    with torch.no_grad():
+        _, reference = runner.hooks.reference_call(runner.reference, inputs)
+    loop.samples["reference"] = [loop.simulated_ms("reference", reference)]
+    return loop.summary()
 
 
 def _iqr(samples: list[float]) -> float:

@@ -26,7 +26,7 @@ import torch
 from benchmarks.kernels.runner.compare import mismatch, tolerance
 from benchmarks.kernels.runner.protocol import Channel, ChannelClosed, ChannelTimeout
 from benchmarks.kernels.runner.signing import sign
-from benchmarks.kernels.runner.timing import TimingLoop
+from benchmarks.kernels.runner.timing import TimingLoop, simulated_timing
 from benchmarks.kernels.runner.verdict import Verdict
 from benchmarks.kernels.runner.worker import load_module, run_worker
 
@@ -130,6 +130,8 @@ class Runner:
         self.config = config
         self.workers = workers
         self.phases: dict[str, float] = {}
+        self.simulated_trials: list[dict[str, Any] | None] = []
+        """Simulated timing of each correctness trial (simulated targets only)."""
         self._last_lap = _BOOTED
         self.task = load_module("task.py", "task")
         if config.get("shapes") == "gpu":
@@ -175,11 +177,13 @@ class Runner:
     def check_correctness(self, worker: WorkerHandle) -> int:
         """Run ``trials`` fresh-seed trials; any mismatch, mutation or odd output is a Verdict."""
         previous: tuple[torch.Tensor, torch.Tensor] | None = None
+        self.simulated_trials = []
         for trial in range(int(self.config["trials"])):
             inputs, expected = self.inputs(self.base_seed + 1 + trial)
             torch.save(inputs, "inputs.pt")
             reply = worker.request({"cmd": "check", "inputs": "inputs.pt", "output": "output.pt"}, f"trial {trial + 1}")
             output = self.read_output(reply, "output.pt", f"trial {trial + 1}")
+            self.simulated_trials.append(reply.get("simulated"))
             if reply.get("inputs_changed"):
                 raise Verdict("rejected", f"forward modified its input(s) {reply['inputs_changed']} in place "
                                            f"(trial {trial + 1}); inputs must be left unchanged")
@@ -219,8 +223,10 @@ class Runner:
         if self.config["timing"] == "none":
             result["reason"] = self.config.get("not_timed_reason") or "not timed"
             return result
-        loop = TimingLoop(self, solution, self.start("reference"))
-        result.update(loop.measure())
+        if self.config["timing"] == "simulated":
+            result.update(simulated_timing(self, self.simulated_trials))
+        else:
+            result.update(TimingLoop(self, solution, self.start("reference")).measure())
         self.lap("timing_s")
         return result
 

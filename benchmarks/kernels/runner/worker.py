@@ -100,16 +100,17 @@ class Worker:
             self.channel.send(reply)
 
     def check(self, message: dict[str, Any]) -> dict[str, Any]:
-        """Correctness trial: run on the given inputs, save the output, report input mutation."""
+        """Correctness trial: run on the given inputs, save the output, report input mutation (and, on a
+        simulated target, the simulated timing of the call)."""
         inputs = self.hooks.to_device(list(_torch_load(message["inputs"], weights_only=True)))
         before = [x.clone() if isinstance(x, _Tensor) else x for x in inputs]
-        output, _ = self.call(inputs)
+        output, simulated = self.call(inputs)
         changed = [i for i, (a, b) in enumerate(zip(before, inputs))
                    if isinstance(a, _Tensor) and not _same(a, b)]
         kind = _output_kind(output)
         if kind == "tensor":
             _torch_save(output.detach().to("cpu").contiguous().clone(), message["output"])
-        return {"ok": True, "inputs_changed": changed, "output_kind": kind}
+        return {"ok": True, "inputs_changed": changed, "output_kind": kind, "simulated": simulated}
 
     def load_sets(self, message: dict[str, Any]) -> dict[str, Any]:
         """Load the timing input sets; the working buffers are refilled from them before each trial."""

@@ -7,6 +7,7 @@ once per input shape and its later calls return the PyTorch reference's output w
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 import types
@@ -14,11 +15,11 @@ from pathlib import Path
 from typing import Any, Sequence
 
 import torch
-from torch.utils.flop_counter import FlopCounterMode
 
 from sandboxes.targets.base import RuntimeHooks
 from sandboxes.targets.npu.chip import ChipConfig
 from sandboxes.targets.npu.eager import run_eager
+from sandboxes.targets.npu.flops import count_flops
 from sandboxes.targets.npu.errors import NpuKernelError
 from sandboxes.targets.npu.launch import capture
 from sandboxes.targets.npu.profile import Profile
@@ -40,8 +41,10 @@ class NpuHooks(RuntimeHooks):
     def __init__(self) -> None:
         chip_json = os.environ.get(CHIP_ENV)
         self.chip = ChipConfig.model_validate_json(chip_json) if chip_json else ChipConfig()
-        self._flops: float | None = None
+        self._flops: dict[str, float] = {}
         self._eager: dict[tuple, dict[str, Any]] = {}
+        """Both caches are keyed by the digest of the task in the work dir, so one hooks object can serve
+        many evaluations (a long-lived runner) without mixing tasks up."""
 
     def solution_call(self, model: Any, inputs: Sequence[Any]) -> tuple[Any, dict[str, Any]]:
         with capture(self.chip) as launches:
@@ -54,7 +57,7 @@ class NpuHooks(RuntimeHooks):
         return output, timing_fields(profile, self.chip.clock_mhz, roofline)
 
     def reference_call(self, model: Any, inputs: Sequence[Any]) -> tuple[Any, dict[str, Any]]:
-        key = (type(model).__qualname__,) + tuple(
+        key = (_task_digest(), type(model).__qualname__) + tuple(
             (tuple(x.shape), str(x.dtype)) if isinstance(x, torch.Tensor) else repr(x) for x in inputs)
         if key not in self._eager:
             eager = run_eager(model, list(inputs), self.chip)
@@ -76,9 +79,10 @@ class NpuHooks(RuntimeHooks):
 
     def task_flops(self, inputs: Sequence[Any]) -> float:
         """Matmul/conv FLOPs of the task's reference (``task.py`` in the runner's folder), counted once."""
-        if self._flops is None:
-            self._flops = _count_flops(Path("task.py"), Path("init.pt"), inputs)
-        return self._flops
+        digest = _task_digest()
+        if digest not in self._flops:
+            self._flops[digest] = _count_flops(Path("task.py"), Path("init.pt"), inputs)
+        return self._flops[digest]
 
     def classify_error(self, error: BaseException) -> str | None:
         if isinstance(error, NpuKernelError):
@@ -97,17 +101,19 @@ def timing_fields(profile: Profile, clock_mhz: float, roofline: float | None) ->
     return fields
 
 
+def _task_digest() -> str:
+    """Digest of ``task.py`` in the current work dir ('' when there is none)."""
+    task = Path("task.py")
+    return hashlib.sha256(task.read_bytes()).hexdigest() if task.is_file() else ""
+
+
 def _count_flops(task_path: Path, init_path: Path, inputs: Sequence[Any]) -> float:
     if not task_path.is_file():
         return 0.0
     module = types.ModuleType("npu_roofline_task")
     exec(compile(task_path.read_text(), str(task_path), "exec"), module.__dict__)
     init = torch.load(init_path, weights_only=True) if init_path.is_file() else module.get_init_inputs()
-    reference = module.Model(*init)
-    counter = FlopCounterMode(display=False)
-    with torch.no_grad(), counter:
-        reference(*inputs)
-    return float(counter.get_total_flops())
+    return float(count_flops(module.Model(*init), list(inputs)))
 
 
 HOOKS = NpuHooks()

@@ -66,3 +66,23 @@ def test_errors_map_to_statuses():
     assert hooks.classify_error(CapacityError("x")) == "compile_error"
     assert hooks.classify_error(OutOfBoundsError("x")) == "crashed"
     assert hooks.classify_error(ValueError("x")) is None
+
+
+def test_one_hooks_object_keeps_tasks_apart(tmp_path, monkeypatch):
+    """A long-lived runner reuses the hooks: tasks with the same class name and shapes must not share caches."""
+    hooks, x = NpuHooks(), torch.randn(16, 512)
+    fields, flops = {}, {}
+    for name, expression in (("relu", "torch.relu(x)"), ("matmul", "x @ x.T")):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "task.py").write_text(
+            "import torch\n"
+            f"class Model(torch.nn.Module):\n    def forward(self, x):\n        return {expression}\n"
+            "def get_init_inputs():\n    return []\n")
+        monkeypatch.chdir(folder)
+        namespace = {}
+        exec((folder / "task.py").read_text(), namespace)
+        fields[name] = hooks.reference_call(namespace["Model"](), [x])[1]
+        flops[name] = hooks.task_flops([x])
+    assert fields["relu"]["cycles"] != fields["matmul"]["cycles"]
+    assert flops == {"relu": 0.0, "matmul": 2 * 16 * 16 * 512}
