@@ -37,6 +37,8 @@ def _vector_costs() -> dict[str, VectorCost]:
         "reduce": VectorCost(per_repeat=2, fixed=40),      # A: no public fit; tree pass ≈ binary op
         "cast": VectorCost(per_repeat=2, fixed=24),        # A: treated like a binary op
         "copy": VectorCost(per_repeat=1, fixed=20),        # A: UB→UB copy and Duplicate
+        "gather": VectorCost(per_repeat=8, fixed=30),      # A: Gather reads one 32 B block per cycle
+        "scan": VectorCost(per_repeat=8, fixed=40),        # A: CumSum ≈ log2(64 lanes) passes + carry
     }
 
 
@@ -82,7 +84,7 @@ class ChipConfig(Config):
     """Bytes processed per vector repeat: 8 DataBlocks × 32 B. [H2],[A8] S."""
     vector_costs: dict[str, VectorCost] = Field(default_factory=_vector_costs)
     """Per-class vector instruction costs. unary/binary/transcendental/div: [P2] M (910B3 fits);
-    reduce/cast/copy: A (no public fit)."""
+    reduce/cast/copy/gather/scan: A (no public fit)."""
     reduce_half_penalty: float = 2.0
     """Extra factor on fp16 reductions ("slower in half than in float", [A2] S); the magnitude is A."""
     cube_head_cycles: float = 6.0

@@ -23,6 +23,7 @@ from sandboxes.targets.npu.vector import (Abs, Add, And, Axpy, BinaryRepeatParam
 from sandboxes.targets.npu.vector_extra import (CMPMODE, SELMODE, Cast, Compare, CompareScalar, Duplicate,
                                                 ReduceMax, ReduceMin, ReduceSum, RoundMode, Select,
                                                 WholeReduceMax, WholeReduceMin, WholeReduceSum)
+from sandboxes.targets.npu.vector_gather import CreateVecIndex, CumSum, Gather
 
 QuePosition = TPosition
 half, float16, float32, bfloat16 = "float16", "float16", "float32", "bfloat16"

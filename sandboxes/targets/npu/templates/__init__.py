@@ -21,6 +21,11 @@ TASK_METADATA = {"GPU_SHAPES", "ATOL", "RTOL"}
 """Task-file names that describe the task to the harness, not values the model uses."""
 CUBE_SPACE = {"BASE_M": [64, 128, 256], "BASE_N": [64, 128, 256], "BASE_K": [32, 64, 128], "BUFFER_NUM": [1, 2],
               "BLOCK_DIM": [1, 8, 16, 24]}
+TRANSPOSE_SPACE = {"TILE_ROWS": [16, 32, 64, 128], "TILE_COLS": [16, 32, 64, 128], "BUFFER_NUM": [1, 2],
+                   "BLOCK_DIM": [1, 8, 16, 24, 32, 40, 48]}
+CONV_SPACE = {"TILE_LENGTH": [1024, 2048, 4096], "BASE_M": [64, 128], "BASE_N": [64, 128, 256],
+              "BASE_K": [32, 64, 128], "BUFFER_NUM": [1, 2], "BLOCK_DIM": [8, 16, 24, 48]}
+VECTOR_DEFAULTS = {"TILE_LENGTH": 4096, "BUFFER_NUM": 2, "BLOCK_DIM": 48}
 
 
 @dataclass(frozen=True)
@@ -46,15 +51,32 @@ TEMPLATES = {
         KernelTemplate("elementwise", "element-wise operators, tiled over cores with queue double buffering",
                        tuple(ELEMENTWISE), VECTOR_SPACE, {"TILE_LENGTH": 4096, "BUFFER_NUM": 2, "BLOCK_DIM": 48}),
         KernelTemplate("row_reduce", "sum/mean/max/min over the last dimension, chunked rows",
-                       ("sum_rows", "mean_rows", "max_rows", "min_rows"), VECTOR_SPACE,
+                       ("sum_rows", "mean_rows", "max_rows", "min_rows", "argmax_rows"), VECTOR_SPACE,
                        {"TILE_LENGTH": 8192, "BUFFER_NUM": 2, "BLOCK_DIM": 48}),
         KernelTemplate("softmax", "softmax / log-softmax over the last dimension, two passes with online max",
                        ("softmax", "log_softmax"), VECTOR_SPACE, {"TILE_LENGTH": 4096, "BUFFER_NUM": 2, "BLOCK_DIM": 48}),
-        KernelTemplate("norm", "layer norm and RMS norm over the last dimension, two passes",
-                       ("layer_norm", "rms_norm"), VECTOR_SPACE, {"TILE_LENGTH": 4096, "BUFFER_NUM": 2, "BLOCK_DIM": 48}),
+        KernelTemplate("norm", "layer norm, RMS norm and L2 normalisation over the last dimension, two passes",
+                       ("layer_norm", "rms_norm", "l2_normalize"), VECTOR_SPACE, {"TILE_LENGTH": 4096, "BUFFER_NUM": 2, "BLOCK_DIM": 48}),
         KernelTemplate("matmul", "cube matmul (2-D, batched, transposed B, matrix-vector) with Nd2Nz tiles",
                        ("matmul",), CUBE_SPACE, {"BASE_M": 128, "BASE_N": 128, "BASE_K": 64, "BUFFER_NUM": 2,
                                                  "BLOCK_DIM": 24}),
+        KernelTemplate("scan", "inclusive prefix sum over the last dimension, CumSum per chunk with a carried total",
+                       ("cumsum",), VECTOR_SPACE, VECTOR_DEFAULTS),
+        KernelTemplate("full_reduce", "sum/mean of every element (after fused element-wise stages): per-core "
+                       "partial sums, then a one-core combine", ("sum_all", "mean_all"), VECTOR_SPACE,
+                       VECTOR_DEFAULTS),
+        KernelTemplate("channel", "per-channel affine maps over NCHW planes: batch norm (running statistics), "
+                       "group norm (two passes)", ("batch_norm", "group_norm"), VECTOR_SPACE, VECTOR_DEFAULTS),
+        KernelTemplate("window", "pooling and depthwise convolution over NCHW planes: bands with halo rows in "
+                       "UB, Gather for the window taps", ("avg_pool2d", "max_pool2d", "depthwise_conv2d"),
+                       VECTOR_SPACE, {**VECTOR_DEFAULTS, "TILE_LENGTH": 2048}),
+        KernelTemplate("transpose", "materialised transpose of the last two dimensions: strided tile loads, "
+                       "Gather through an offset table, strided stores", ("transpose",), TRANSPOSE_SPACE,
+                       {"TILE_ROWS": 64, "TILE_COLS": 64, "BUFFER_NUM": 2, "BLOCK_DIM": 48}),
+        KernelTemplate("conv2d", "2-D convolution: img2col on the vector cores, a cube matmul per image, "
+                       "the bias as a per-channel epilogue", ("conv2d",), CONV_SPACE,
+                       {"TILE_LENGTH": 2048, "BASE_M": 64, "BASE_N": 128, "BASE_K": 64, "BUFFER_NUM": 2,
+                        "BLOCK_DIM": 24}),
     )
 }
 

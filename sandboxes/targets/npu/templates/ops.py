@@ -108,7 +108,7 @@ class OpSpec:
             return f"run_norm({self.args[0]}, {weight}, {bias})"
         if self.family == "matmul":
             return f"run_matmul({self.args[0]}, {self.args[1]}, transpose_b={self.attrs.get('transpose_b', False)})"
-        return f"run_{self.family}({self.args[0]})"
+        return f"run_{self.family}({', '.join(self.args)})"
 
     def template_values(self) -> dict[str, str]:
         """Family-specific placeholders of the template text."""
@@ -121,5 +121,19 @@ class OpSpec:
         if self.family == "softmax":
             return {"LOG": str(self.op == "log_softmax")}
         if self.family == "norm":
-            return {"MODE": "rms" if self.op == "rms_norm" else "layer", "EPS": repr(self.attrs.get("eps", 1e-5))}
+            mode = {"rms_norm": "rms", "l2_normalize": "l2"}.get(self.op, "layer")
+            return {"MODE": mode, "EPS": repr(self.attrs.get("eps", 1e-5))}
+        if self.family == "full_reduce":
+            return self._full_reduce_values()
+        if self.family == "channel":
+            return {"AFFINE": self.op, "EPS": repr(self.attrs.get("eps", 1e-5)), "GROUPS": str(self.attrs.get("groups", 1))}
+        if self.family in ("window", "conv2d"):
+            values = {key.upper(): str(self.attrs[key]) for key in ("kh", "kw", "stride", "pad")}
+            return values | ({"WINDOW": self.op.split("_")[0]} if self.family == "window" else {})
         return {}
+
+    def _full_reduce_values(self) -> dict[str, str]:
+        stages = self.attrs.get("stages", [])
+        code = chain_code(stages) if stages else "pass"
+        return {"INPUTS": str(len(self.args)), "PROLOGUE": str(bool(stages)), "REDUCE": self.attrs["reduce"],
+                "COMPUTE": "\n".join("    " + line for line in code.splitlines())}

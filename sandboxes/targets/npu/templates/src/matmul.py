@@ -1,6 +1,8 @@
-"""Template text of the matmul family (${PARAM} placeholders are filled by templates.render_kernel)."""
+"""Template text of the matmul family (${PARAM} placeholders are filled by templates.render_kernel).
 
-SOURCE = r'''BASE_M = ${BASE_M}
+``HEADER`` holds the placeholders, ``BODY`` the kernels; conv2d reuses the body."""
+
+HEADER = r'''BASE_M = ${BASE_M}
 """Rows of the output tile one core computes at a time."""
 BASE_N = ${BASE_N}
 """Columns of the output tile."""
@@ -10,6 +12,11 @@ BUFFER_NUM = ${BUFFER_NUM}
 """Buffers of the A1/B1/A2/B2/CO1 queues: 2 overlaps the next loads with the current Mmad."""
 BLOCK_DIM = ${BLOCK_DIM}
 """Cube cores; output tiles are dealt round-robin to them."""
+'''
+
+BODY = r'''
+CAST_TILE = 4096
+"""Elements per tile of the cast kernel that brings B to A's type (a mixed-precision product)."""
 
 
 class MatmulTiling(TilingData):
@@ -18,6 +25,9 @@ class MatmulTiling(TilingData):
     n: int
     k: int
     transpose_b: bool
+    batch_a: bool
+    """False when every batch shares one A (and likewise batch_b for B)."""
+    batch_b: bool
 
 
 class MatmulKernel:
@@ -48,8 +58,8 @@ class MatmulKernel:
         bi, rest = divmod(tile, self.tiles_m * self.tiles_n)
         m0, n0 = (rest // self.tiles_n) * BASE_M, (rest % self.tiles_n) * BASE_N
         mm, nn = min(BASE_M, t.m - m0), min(BASE_N, t.n - n0)
-        a_rows = self.aGm[bi * t.m * t.k + m0 * t.k]
-        b_base = self.bGm[bi * t.k * t.n]
+        a_rows = self.aGm[(bi * t.m * t.k if t.batch_a else 0) + m0 * t.k]
+        b_base = self.bGm[bi * t.k * t.n if t.batch_b else 0]
         c = self.co1.AllocTensor(self.acc)
         for k0 in range(0, t.k, BASE_K):
             kk = min(BASE_K, t.k - k0)
@@ -92,17 +102,62 @@ def matmul_kernel(a, b, c, tiling):
     MatmulKernel(a, b, c, tiling).Process()
 
 
+class CastTiling(TilingData):
+    total: int
+
+
+@kernel
+def cast_kernel(x, y, tiling):
+    """y = x converted to y's type (round to nearest), tile by tile."""
+    start, count = BlockSpan(tiling.total)
+    if count == 0:
+        return
+    xGm, yGm = GlobalTensor(), GlobalTensor()
+    xGm.SetGlobalBuffer(x[start], count)
+    yGm.SetGlobalBuffer(y[start], count)
+    pipe = TPipe()
+    inQueue, outQueue = TQue(TPosition.VECIN), TQue(TPosition.VECOUT)
+    pipe.InitBuffer(inQueue, 2, CAST_TILE * sizeof(xGm.dtype))
+    pipe.InitBuffer(outQueue, 2, CAST_TILE * sizeof(yGm.dtype))
+    for offset in range(0, count, CAST_TILE):
+        n = min(CAST_TILE, count - offset)
+        x = inQueue.AllocTensor(xGm.dtype)
+        CopyIn(x, xGm[offset], n)
+        inQueue.EnQue(x)
+        x = inQueue.DeQue()
+        y = outQueue.AllocTensor(yGm.dtype)
+        Cast(y, x, RoundMode.CAST_NONE, n)
+        outQueue.EnQue(y)
+        inQueue.FreeTensor(x)
+        y = outQueue.DeQue()
+        CopyOut(yGm[offset], y, n)
+        outQueue.FreeTensor(y)
+
+
+def run_cast(x, dtype):
+    """Host side: x converted to ``dtype`` on the vector cores."""
+    x = x.contiguous()
+    y = torch.empty(x.shape, dtype=dtype)
+    launch(cast_kernel, BLOCK_DIM, x, y, CastTiling(x.numel()))
+    return y
+
+
 def run_matmul(a, b, transpose_b=False):
-    """Host side: a @ b (or a @ b.T), 2-D or batched 3-D, or a matrix-vector product."""
+    """Host side: a @ b (or a @ b.T), 2-D, batched 3-D (a 2-D operand is shared by every batch), or a
+    matrix-vector product; B is cast to A's type first when they differ."""
     vector = b.dim() == 1
+    b = run_cast(b, a.dtype) if b.dtype != a.dtype else b
     b = b.reshape(-1, 1) if vector else b
     a3 = (a if a.dim() == 3 else a.reshape(1, *a.shape)).contiguous()
     b3 = (b if b.dim() == 3 else b.reshape(1, *b.shape)).contiguous()
-    batch, m, k = a3.shape
+    batch, m, k = max(a3.shape[0], b3.shape[0]), a3.shape[1], a3.shape[2]
     n = b3.shape[1] if transpose_b else b3.shape[2]
     c = torch.empty(batch, m, n, dtype=torch.float32)
-    launch(matmul_kernel, BLOCK_DIM, a3, b3, c, MatmulTiling(batch, m, n, k, transpose_b))
+    launch(matmul_kernel, BLOCK_DIM, a3, b3, c, MatmulTiling(batch, m, n, k, transpose_b, a3.shape[0] > 1,
+                                                                   b3.shape[0] > 1))
     if vector:
         return c.reshape(m)
-    return c if a.dim() == 3 else c.reshape(m, n)
+    return c if a.dim() == 3 or b.dim() == 3 else c.reshape(m, n)
 '''
+
+SOURCE = HEADER + BODY

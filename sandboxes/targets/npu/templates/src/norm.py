@@ -7,7 +7,7 @@ BUFFER_NUM = ${BUFFER_NUM}
 BLOCK_DIM = ${BLOCK_DIM}
 """Cores; rows are split over them."""
 MODE = "${MODE}"
-"""layer: (x - mean) / std; rms: x / sqrt(mean(x^2))."""
+"""layer: (x - mean) / std; rms: x / sqrt(mean(x^2)); l2: x / sqrt(sum(x^2))."""
 EPS = ${EPS}
 
 
@@ -46,6 +46,8 @@ class NormKernel:
             total, squares = self.Sums(self.xGm[r * self.cols])
             if MODE == "rms":
                 shift, scale = 0.0, 1.0 / ScalarSqrt(squares / self.cols + EPS)
+            elif MODE == "l2":
+                shift, scale = 0.0, 1.0 / ScalarSqrt(squares)
             else:
                 mean = total / self.cols
                 shift, scale = -mean, 1.0 / ScalarSqrt(max(squares / self.cols - mean * mean, 0.0) + EPS)

@@ -7,7 +7,9 @@ BUFFER_NUM = ${BUFFER_NUM}
 BLOCK_DIM = ${BLOCK_DIM}
 """Cores; rows are split over them."""
 REDUCE = "${REDUCE}"
-"""sum, mean, max or min over the last dimension."""
+"""sum, mean, max, min or argmax over the last dimension."""
+WORDS = 2 if REDUCE == "argmax" else 1
+"""Output words per row: argmax writes int64 indices as (low, high) int32 pairs."""
 
 
 class RowTiling(TilingData):
@@ -26,23 +28,48 @@ class RowReduceKernel:
         self.acc, self.work = TBuf(), TBuf()
         if self.nrows > 0:
             self.xGm.SetGlobalBuffer(x[row0 * self.cols], self.nrows * self.cols)
-            self.yGm.SetGlobalBuffer(y[row0], self.nrows)
+            self.yGm.SetGlobalBuffer(y[row0 * WORDS], self.nrows * WORDS)
             size = sizeof(self.xGm.dtype)
             self.pipe.InitBuffer(self.inQueue, BUFFER_NUM, AlignedCount(self.tile, self.xGm.dtype) * size)
-            self.pipe.InitBuffer(self.outQueue, 1, AlignedCount(self.nrows, self.xGm.dtype) * size)
+            out_words = AlignedCount(self.nrows * WORDS, self.yGm.dtype)
+            self.pipe.InitBuffer(self.outQueue, 1, out_words * sizeof(self.yGm.dtype))
             self.pipe.InitBuffer(self.acc, AlignedCount(self.tile, self.xGm.dtype) * size)
             self.pipe.InitBuffer(self.work, AlignedCount(self.tile, self.xGm.dtype) * size)
 
     def Process(self):
         if self.nrows == 0:
             return
-        out = self.outQueue.AllocTensor(self.xGm.dtype)
+        out = self.outQueue.AllocTensor(self.yGm.dtype)
         for r in range(self.nrows):
-            out.SetValue(r, self.ReduceRow(self.xGm[r * self.cols]))
+            if REDUCE == "argmax":
+                out.SetValue(2 * r, self.ArgmaxRow(self.xGm[r * self.cols]))
+                out.SetValue(2 * r + 1, 0)
+            else:
+                out.SetValue(r, self.ReduceRow(self.xGm[r * self.cols]))
         self.outQueue.EnQue(out)
         out = self.outQueue.DeQue()
-        CopyOut(self.yGm, out, self.nrows)
+        CopyOut(self.yGm, out, self.nrows * WORDS)
         self.outQueue.FreeTensor(out)
+
+    def Load(self, src, n):
+        x = self.inQueue.AllocTensor(self.xGm.dtype)
+        CopyIn(x, src, n)
+        self.inQueue.EnQue(x)
+        return self.inQueue.DeQue()
+
+    def ArgmaxRow(self, row):
+        """Index of the first maximum: ReduceMax with calIndex per chunk, the best chunk kept on the scalar unit."""
+        dtype = self.xGm.dtype
+        acc, work = self.acc.Get(dtype), self.work.Get(dtype)
+        best, best_index = -math.inf, 0
+        for start in range(0, self.cols, self.tile):
+            x = self.Load(row[start], min(self.tile, self.cols - start))
+            ReduceMax(acc, x, work, min(self.tile, self.cols - start), True)
+            value = acc.GetValue(0)
+            if value > best:
+                best, best_index = value, start + acc.ReinterpretCast(int32).GetValue(1)
+            self.inQueue.FreeTensor(x)
+        return best_index
 
     def ReduceRow(self, row):
         dtype = self.xGm.dtype
@@ -51,10 +78,7 @@ class RowReduceKernel:
         for c in range(chunks):
             start = c * self.tile
             n = min(self.tile, self.cols - start)
-            x = self.inQueue.AllocTensor(dtype)
-            CopyIn(x, row[start], n)
-            self.inQueue.EnQue(x)
-            x = self.inQueue.DeQue()
+            x = self.Load(row[start], n)
             if c == 0:
                 DataCopy(acc, x, AlignedCount(n, dtype))
             elif REDUCE in ("sum", "mean"):
@@ -84,7 +108,8 @@ def run_row_reduce(x):
     """Host side: reduce the last dimension of x."""
     x = x.contiguous()
     cols = x.shape[-1]
-    y = torch.empty(x.shape[:-1], dtype=x.dtype)
-    launch(row_reduce_kernel, BLOCK_DIM, x, y, RowTiling(x.numel() // cols, cols, TILE_LENGTH))
+    y = torch.empty(x.shape[:-1], dtype=torch.int64 if REDUCE == "argmax" else x.dtype)
+    words = y.view(torch.int32) if REDUCE == "argmax" else y
+    launch(row_reduce_kernel, BLOCK_DIM, x, words, RowTiling(x.numel() // cols, cols, TILE_LENGTH))
     return y
 '''

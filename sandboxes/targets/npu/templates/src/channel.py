@@ -1,0 +1,139 @@
+"""Template text of the channel family: per-channel affine maps over NCHW planes (batch norm with
+running statistics, group norm, a bias epilogue). ``HEADER`` holds the ${PARAM} placeholders."""
+
+HEADER = r'''TILE_LENGTH = ${TILE_LENGTH}
+"""Elements of a channel plane per chunk."""
+BUFFER_NUM = ${BUFFER_NUM}
+"""Buffers per queue: 2 overlaps loading, the affine map and storing."""
+BLOCK_DIM = ${BLOCK_DIM}
+"""Cores; (sample, group) units are split over them."""
+AFFINE = "${AFFINE}"
+"""batch_norm: running statistics; group_norm: statistics of each group; bias: add a per-channel bias."""
+EPS = ${EPS}
+GROUPS = ${GROUPS}
+"""Channel groups of group norm (each group's statistics are shared by its channels)."""
+'''
+
+BODY = r'''
+
+class ChannelTiling(TilingData):
+    units: int
+    channels: int
+    group: int
+    plane: int
+    tile: int
+
+
+class ChannelKernel:
+    """y = x * scale[c] + shift[c] per channel plane; the per-channel scalars come from the parameters
+    (loaded once into UB) and, for group norm, from a first pass over the unit's group."""
+
+    def __init__(self, x, w, b, mean, var, y, tiling):
+        self.t = tiling
+        self.cols = tiling.group * tiling.plane
+        self.tile = min(tiling.tile, tiling.plane)
+        unit0, self.nunits = BlockSpan(tiling.units)
+        self.unit0 = unit0
+        self.xGm, self.yGm = GlobalTensor(), GlobalTensor()
+        self.paramGm = [GlobalTensor(), GlobalTensor(), GlobalTensor(), GlobalTensor()]
+        self.pipe = TPipe()
+        self.inQueue, self.outQueue = TQue(TPosition.VECIN), TQue(TPosition.VECOUT)
+        self.params, self.work = TBuf(), TBuf()
+        if self.nunits > 0:
+            self.xGm.SetGlobalBuffer(x[unit0 * self.cols], self.nunits * self.cols)
+            self.yGm.SetGlobalBuffer(y[unit0 * self.cols], self.nunits * self.cols)
+            for gm, source in zip(self.paramGm, (w, b, mean, var)):
+                gm.SetGlobalBuffer(source, tiling.channels)
+            dtype = self.xGm.dtype
+            self.padded = AlignedCount(self.tile, dtype)
+            self.cpad = AlignedCount(tiling.channels, dtype)
+            self.pipe.InitBuffer(self.inQueue, BUFFER_NUM, self.padded * sizeof(dtype))
+            self.pipe.InitBuffer(self.outQueue, BUFFER_NUM, self.padded * sizeof(dtype))
+            self.pipe.InitBuffer(self.params, 4 * self.cpad * sizeof(dtype))
+            if AFFINE == "group_norm":
+                self.pipe.InitBuffer(self.work, 2 * self.padded * sizeof(dtype))
+
+    def Process(self):
+        if self.nunits == 0:
+            return
+        params = self.params.Get(self.xGm.dtype)
+        used = {"batch_norm": 4, "group_norm": 2, "bias": 2}[AFFINE]
+        for k in range(used):
+            CopyIn(params[k * self.cpad], self.paramGm[k], self.t.channels)
+        for u in range(self.nunits):
+            base = u * self.cols
+            mean, rstd = self.Statistics(base) if AFFINE == "group_norm" else (0.0, 1.0)
+            for g in range(self.t.group):
+                channel = ((self.unit0 + u) * self.t.group + g) % self.t.channels
+                scale, shift = self.Coefficients(params, channel, mean, rstd)
+                self.Apply(base + g * self.t.plane, scale, shift)
+
+    def Coefficients(self, params, c, mean, rstd):
+        """(scale, shift) of channel c on the scalar unit."""
+        weight, bias = params.GetValue(c), params.GetValue(self.cpad + c)
+        if AFFINE == "bias":
+            return 1.0, bias
+        if AFFINE == "batch_norm":
+            mean = params.GetValue(2 * self.cpad + c)
+            rstd = 1.0 / ScalarSqrt(params.GetValue(3 * self.cpad + c) + EPS)
+        return rstd * weight, bias - mean * rstd * weight
+
+    def Load(self, offset, n):
+        x = self.inQueue.AllocTensor(self.xGm.dtype)
+        CopyIn(x, self.xGm[offset], n)
+        self.inQueue.EnQue(x)
+        return self.inQueue.DeQue()
+
+    def Statistics(self, base):
+        """Mean and 1/std of one group: sums and sums of squares over its chunks."""
+        scratch = self.work.Get(self.xGm.dtype)
+        sq, work = scratch, scratch[self.padded]
+        total, squares = 0.0, 0.0
+        for start in range(0, self.cols, self.tile):
+            n = min(self.tile, self.cols - start)
+            x = self.Load(base + start, n)
+            Mul(sq, x, x, n)
+            ReduceSum(work, x, work, n)
+            total += work.GetValue(0)
+            self.inQueue.FreeTensor(x)
+            ReduceSum(work, sq, work, n)
+            squares += work.GetValue(0)
+        mean = total / self.cols
+        return mean, 1.0 / ScalarSqrt(max(squares / self.cols - mean * mean, 0.0) + EPS)
+
+    def Apply(self, offset, scale, shift):
+        for start in range(0, self.t.plane, self.tile):
+            n = min(self.tile, self.t.plane - start)
+            x = self.Load(offset + start, n)
+            y = self.outQueue.AllocTensor(self.xGm.dtype)
+            if AFFINE == "bias":
+                Adds(y, x, shift, n)
+            else:
+                Muls(y, x, scale, n)
+                Adds(y, y, shift, n)
+            self.outQueue.EnQue(y)
+            self.inQueue.FreeTensor(x)
+            y = self.outQueue.DeQue()
+            CopyOut(self.yGm[offset + start], y, n)
+            self.outQueue.FreeTensor(y)
+
+
+@kernel
+def channel_kernel(x, w, b, mean, var, y, tiling):
+    ChannelKernel(x, w, b, mean, var, y, tiling).Process()
+
+
+def run_channel(x, weight=None, bias=None, mean=None, var=None):
+    """Host side: the per-channel map over NCHW x with optional weight, bias and running statistics."""
+    x = x.contiguous()
+    channels = x.shape[1]
+    group = channels // GROUPS if AFFINE == "group_norm" else 1
+    plane = x.numel() // (x.shape[0] * channels)
+    y = torch.empty_like(x)
+    params = [x if p is None else p.detach().contiguous() for p in (weight, bias, mean, var)]
+    tiling = ChannelTiling(x.shape[0] * channels // group, channels, group, plane, TILE_LENGTH)
+    launch(channel_kernel, BLOCK_DIM, x, *params, y, tiling)
+    return y
+'''
+
+SOURCE = HEADER + BODY

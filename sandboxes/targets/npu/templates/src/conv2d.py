@@ -1,0 +1,34 @@
+"""Template text of the conv2d family: img2col on the vector cores (the window family's kernel), one
+cube matmul per image against the filter matrix, and the bias as a per-channel epilogue."""
+
+from sandboxes.targets.npu.templates.src import channel, matmul, window
+
+HEADER = r'''TILE_LENGTH = ${TILE_LENGTH}
+"""Output positions per img2col band."""
+BASE_M = ${BASE_M}
+"""Output channels of one cube tile."""
+BASE_N = ${BASE_N}
+"""Output positions of one cube tile."""
+BASE_K = ${BASE_K}
+"""Depth (input channels x taps) of one Mmad step."""
+BUFFER_NUM = ${BUFFER_NUM}
+"""Buffers of every queue of the three kernels."""
+BLOCK_DIM = ${BLOCK_DIM}
+"""Blocks of every launch (cube blocks beyond the AIC cores queue behind them)."""
+KH, KW, STRIDE, PAD = ${KH}, ${KW}, ${STRIDE}, ${PAD}
+WINDOW = "img2col"
+AFFINE, EPS, GROUPS = "bias", 0.0, 1
+'''
+
+BODY = r'''
+
+def run_conv2d(x, weight, bias=None):
+    """Host side: NCHW convolution as img2col, weight (Cout x Cin*KH*KW) @ col per image, then the bias."""
+    col = run_window(x)
+    n, k, oh, ow = col.shape
+    cout = weight.shape[0]
+    y = run_matmul(weight.detach().reshape(cout, k), col.reshape(n, k, oh * ow)).reshape(n, cout, oh, ow)
+    return y if bias is None else run_channel(y, None, bias)
+'''
+
+SOURCE = HEADER + window.BODY + matmul.BODY + channel.BODY + BODY

@@ -1,0 +1,193 @@
+"""Template text of the window family: pooling, depthwise convolution and img2col over NCHW planes.
+
+``HEADER`` holds the ${PARAM} placeholders, ``BODY`` the kernel; conv2d reuses the body."""
+
+HEADER = r'''TILE_LENGTH = ${TILE_LENGTH}
+"""Output elements per band: a band is TILE_LENGTH // OW (padded to 8) output rows of one plane."""
+BUFFER_NUM = ${BUFFER_NUM}
+"""Buffers of the band and output queues: 2 loads the next band while the current one is computed."""
+BLOCK_DIM = ${BLOCK_DIM}
+"""Cores; (plane, band) units are split over them."""
+WINDOW = "${WINDOW}"
+"""avg, max, depthwise (per-channel weights) or img2col (every tap of every channel, for conv2d)."""
+KH, KW, STRIDE, PAD = ${KH}, ${KW}, ${STRIDE}, ${PAD}
+'''
+
+BODY = r'''
+LEAD = 8
+"""Fill elements before a band's first row: left padding of row 0 reads them."""
+
+
+class WindowTiling(TilingData):
+    planes: int
+    channels: int
+    h: int
+    w: int
+    oh: int
+    ow: int
+    rows: int
+
+
+class WindowKernel:
+    """Each band is loaded with its halo rows into UB at a row pitch of W + 8 over a FILL-initialised
+    buffer, so padding reads FILL; Gather (one per KW offset when STRIDE is 1, else one per tap)
+    moves the window taps into place, and the vertical taps are aligned sub-tensors."""
+
+    def __init__(self, x, w, y, tiling):
+        self.t = tiling
+        self.owp = AlignUp(tiling.ow, 8)
+        self.pitch = AlignUp(tiling.w, 8) + 8
+        self.bands = CeilDiv(tiling.oh, tiling.rows)
+        unit0, self.units = BlockSpan(tiling.planes * self.bands)
+        self.unit0 = unit0
+        self.xGm, self.wGm, self.yGm = GlobalTensor(), GlobalTensor(), GlobalTensor()
+        self.xGm.SetGlobalBuffer(x)
+        self.wGm.SetGlobalBuffer(w)
+        self.yGm.SetGlobalBuffer(y)
+        self.in_rows = (tiling.rows - 1) * STRIDE + KH
+        self.gather_rows = self.in_rows if STRIDE == 1 else tiling.rows
+        self.pipe = TPipe()
+        self.inQueue, self.outQueue = TQue(TPosition.VECIN), TQue(TPosition.VECOUT)
+        self.table, self.taps, self.weights = TBuf(), TBuf(), TBuf()
+        if self.units > 0:
+            size = sizeof(self.xGm.dtype)
+            self.band = LEAD + self.in_rows * self.pitch + 8 * STRIDE
+            self.pipe.InitBuffer(self.inQueue, BUFFER_NUM, self.band * size)
+            out = self.gather_rows if WINDOW == "img2col" else tiling.rows
+            self.pipe.InitBuffer(self.outQueue, BUFFER_NUM, out * self.owp * size)
+            self.pipe.InitBuffer(self.table, self.gather_rows * self.owp * 4)
+            if WINDOW != "img2col":
+                self.pipe.InitBuffer(self.taps, self.gather_rows * self.owp * size)
+            if WINDOW == "depthwise":
+                self.pipe.InitBuffer(self.weights, AlignedCount(tiling.channels * KH * KW, self.xGm.dtype) * size)
+
+    def Process(self):
+        if self.units == 0:
+            return
+        self.BuildTable()
+        if WINDOW == "depthwise":
+            CopyIn(self.weights.Get(self.xGm.dtype), self.wGm, self.t.channels * KH * KW)
+        for unit in range(self.unit0, self.unit0 + self.units):
+            plane, band = divmod(unit, self.bands)
+            oh0 = band * self.t.rows
+            rows = min(self.t.rows, self.t.oh - oh0)
+            self.LoadBand(plane, oh0, rows)
+            if WINDOW == "img2col":
+                self.Img2col(plane, oh0, rows)
+            else:
+                self.Reduce(plane, oh0, rows)
+
+    def BuildTable(self):
+        """Byte offsets of every output position's window origin: (r * STRIDE * pitch + ow * STRIDE) * size."""
+        size = sizeof(self.xGm.dtype)
+        table = self.table.Get(int32)
+        CreateVecIndex(table, 0, self.owp)
+        Muls(table, table, STRIDE * size, self.owp)
+        for r in range(1, self.gather_rows):
+            Adds(table[r * self.owp], table, r * STRIDE * self.pitch * size, self.owp)
+
+    def LoadBand(self, plane, oh0, rows):
+        """Rows ih0 .. ih0 + in_rows of the plane, FILL where they fall outside the image."""
+        t = self.t
+        band = self.inQueue.AllocTensor(self.xGm.dtype)
+        Duplicate(band, -math.inf if WINDOW == "max" else 0.0, self.band)
+        SetFlag(HardEvent.V_MTE2, 0)
+        WaitFlag(HardEvent.V_MTE2, 0)
+        ih0 = oh0 * STRIDE - PAD
+        first, last = max(ih0, 0), min(ih0 + (rows - 1) * STRIDE + KH, t.h)
+        gap = (self.pitch - AlignUp(t.w, 8)) * sizeof(self.xGm.dtype) // 32
+        params = DataCopyExtParams(last - first, t.w * sizeof(self.xGm.dtype), 0, gap)
+        DataCopyPad(band[LEAD + (first - ih0) * self.pitch], self.xGm[(plane * t.h + first) * t.w], params)
+        self.inQueue.EnQue(band)
+
+    def GatherTaps(self, dst, band, kh, kw, rows):
+        """The taps at (kh, kw) of ``rows`` output rows (every input row of the band when STRIDE is 1)."""
+        size = sizeof(self.xGm.dtype)
+        base = (LEAD + kh * self.pitch + kw - PAD) * size
+        Gather(dst, band, self.table.Get(int32), base, rows * self.owp)
+
+    def Reduce(self, plane, oh0, rows):
+        band = self.inQueue.DeQue()
+        acc = self.outQueue.AllocTensor(self.xGm.dtype)
+        taps = self.taps.Get(self.xGm.dtype)
+        n = rows * self.owp
+        for kw in range(KW):
+            if STRIDE == 1:
+                self.GatherTaps(taps, band, 0, kw, rows + KH - 1)
+            for kh in range(KH):
+                if STRIDE != 1:
+                    self.GatherTaps(taps, band, kh, kw, rows)
+                tap = taps[kh * self.owp] if STRIDE == 1 else taps
+                self.Combine(acc, tap, n, kh * KW + kw, plane % self.t.channels)
+        if WINDOW == "avg":
+            Muls(acc, acc, 1.0 / (KH * KW), n)
+        self.inQueue.FreeTensor(band)
+        self.outQueue.EnQue(acc)
+        acc = self.outQueue.DeQue()
+        self.Store(self.yGm[(plane * self.t.oh + oh0) * self.t.ow], acc, rows)
+        self.outQueue.FreeTensor(acc)
+
+    def Combine(self, acc, tap, n, index, channel):
+        """acc (op)= tap for window position ``index`` (the first position initialises acc)."""
+        if WINDOW == "depthwise":
+            weight = self.weights.Get(self.xGm.dtype).GetValue(channel * KH * KW + index)
+            if index == 0:
+                Muls(acc, tap, weight, n)
+            else:
+                Axpy(acc, tap, weight, n)
+        elif index == 0:
+            DataCopy(acc, tap, n)
+        elif WINDOW == "max":
+            Max(acc, acc, tap, n)
+        else:
+            Add(acc, acc, tap, n)
+
+    def Img2col(self, plane, oh0, rows):
+        """col[n, c * KH * KW + tap, p] for every tap: one row of the matrix conv2d multiplies."""
+        band = self.inQueue.DeQue()
+        ohw = self.t.oh * self.t.ow
+        for kw in range(KW):
+            for kh in range(KH if STRIDE != 1 else 1):
+                taps = self.outQueue.AllocTensor(self.xGm.dtype)
+                self.GatherTaps(taps, band, kh, kw, rows + KH - 1 if STRIDE == 1 else rows)
+                self.outQueue.EnQue(taps)
+                taps = self.outQueue.DeQue()
+                for k in (range(KH) if STRIDE == 1 else [kh]):
+                    tap = taps[k * self.owp] if STRIDE == 1 else taps
+                    self.Store(self.yGm[(plane * KH * KW + k * KW + kw) * ohw + oh0 * self.t.ow], tap, rows)
+                self.outQueue.FreeTensor(taps)
+        self.inQueue.FreeTensor(band)
+
+    def Store(self, dst, src, rows):
+        ow = self.t.ow
+        if ow == self.owp:
+            CopyOut(dst, src, rows * ow)
+        else:
+            DataCopyPad(dst, src, DataCopyExtParams(rows, ow * sizeof(self.xGm.dtype), 0, 0))
+
+
+@kernel
+def window_kernel(x, w, y, tiling):
+    WindowKernel(x, w, y, tiling).Process()
+
+
+def window_tiling(x):
+    """Output height and width and the tiling of NCHW input x for this window."""
+    n, c, h, w = x.shape
+    oh, ow = (h + 2 * PAD - KH) // STRIDE + 1, (w + 2 * PAD - KW) // STRIDE + 1
+    rows = max(1, min(oh, TILE_LENGTH // AlignUp(ow, 8)))
+    return oh, ow, WindowTiling(n * c, c, h, w, oh, ow, rows)
+
+
+def run_window(x, weight=None):
+    """Host side: the window operator over NCHW x (weight: depthwise filters, C x 1 x KH x KW)."""
+    x = x.contiguous()
+    oh, ow, tiling = window_tiling(x)
+    taps = KH * KW if WINDOW == "img2col" else 1
+    y = torch.empty(x.shape[0], x.shape[1] * taps, oh, ow, dtype=x.dtype)
+    w = x if weight is None else weight.detach().contiguous()
+    launch(window_kernel, BLOCK_DIM, x, w, y, tiling)
+    return y
+'''
+
+SOURCE = HEADER + BODY
