@@ -1,122 +1,20 @@
-"""`agent bench repo`: score a localiser (rpg, bm25, or a predictions file) on SWE-bench instances."""
+"""`agent bench repo`: localisation accuracy of a localiser on SWE-bench-style instances."""
 
 from __future__ import annotations
 
-import json
-import threading
 from pathlib import Path
-from typing import Annotated, Optional, TypedDict
+from typing import Annotated, Optional
 
 import typer
-from langgraph.graph import END, START, StateGraph
-from pydantic import Field
-
-from benchmarks.report import Report
-from benchmarks.repo.demo import write_demo_instances
-from benchmarks.repo.harness import (RepoBenchConfig, build_report, export_predictions, outcome_from_dict,
-                                     outcome_to_dict, run_benchmark)
-from benchmarks.repo.instances import load_instances, read_ids
-from benchmarks.repo.localizer import Localizer, PredictionsFile
-from sandboxes.errors import UserError
-from sandboxes.settings import Config
 
 from agents.cli.common import emit_report, with_run_options
 from agents.cli.groups import bench_app
-from agents.rpg.localizers import BM25Localizer, GraphCache, RPGLocalizer
+from agents.rpg.config import BenchRepoConfig
 from agents.runtime.config import load_config
-from agents.runtime.graph import run_graph
 from agents.runtime.launch import RunOptions, launch
-from agents.runtime.models.base import ChatModel
-from agents.runtime.progress import Progress
-from agents.runtime.registry import register_agent
-from agents.runtime.run import Run
+from agents.runtime.registry import register_lazy
 
-OUTCOMES = "outcomes.jsonl"
-
-
-class BenchState(TypedDict, total=False):
-    evaluated: int
-
-
-class BenchRepoConfig(Config):
-    """One `agent bench repo` run ([bench_repo] in agentkiln.toml)."""
-
-    instances: str = "demo"
-    """SWE-bench JSON/JSONL file of instances, or ``demo`` for the built-in demo repository."""
-    localizer: str = "rpg"
-    """``rpg`` (the agent; its offline policy without a model), ``bm25``, or ``predictions:FILE``."""
-    exclude: str | None = None
-    """A file of instance ids (one per line) to leave out."""
-    limit: int | None = None
-    """Evaluate only the first N instances."""
-    export: str | None = None
-    """Also write the predictions in SWE-bench's format to this JSONL file."""
-    bench: RepoBenchConfig = Field(default_factory=RepoBenchConfig)
-    """Harness settings: ks, workers, cache and mirrors."""
-
-
-def make_localizer(spec: str, model: ChatModel | None, cache_dir: str) -> Localizer:
-    if spec.startswith("predictions:"):
-        return PredictionsFile(spec.split(":", 1)[1])
-    graphs = GraphCache(Path(cache_dir) / "rpg")
-    if spec == "rpg":
-        return RPGLocalizer(graphs, model)
-    if spec == "bm25":
-        return BM25Localizer(graphs)
-    raise UserError(f"unknown localizer {spec!r} (use rpg, bm25 or predictions:FILE)")
-
-
-def _instances_path(config: BenchRepoConfig, run: Run) -> Path:
-    if config.instances != "demo":
-        return Path(config.instances)
-    path = run.artifacts / "demo" / "demo_instances.jsonl"
-    return path if path.is_file() else write_demo_instances(run.artifacts / "demo")
-
-
-def _done(path: Path) -> dict[str, dict]:
-    if not path.is_file():
-        return {}
-    return {row["instance_id"]: row for row in map(json.loads, path.read_text().splitlines()) if row}
-
-
-def execute(run: Run, model: ChatModel | None) -> Report:
-    """Evaluate every instance not yet finished in this run, then report them all."""
-    config = BenchRepoConfig(**run.config)
-    exclude = read_ids(config.exclude) if config.exclude else set()
-    instances = load_instances(_instances_path(config, run), exclude)[:config.limit]
-    localizer = make_localizer(config.localizer, model, config.bench.cache_dir)
-    outcomes_path, lock = run.artifacts / OUTCOMES, threading.Lock()
-
-    def evaluate(state: BenchState) -> BenchState:
-        done = _done(outcomes_path)
-        todo = [i for i in instances if i.instance_id not in done]
-        with Progress("bench repo", total=len(instances)) as progress, outcomes_path.open("a") as out:
-            def record(outcome):
-                with lock:
-                    out.write(json.dumps(outcome_to_dict(outcome)) + "\n")
-                    out.flush()
-                    done[outcome.instance.instance_id] = {}
-                    if len(done) % max(1, len(instances) // 20) == 0 or len(done) == len(instances):
-                        progress.update(step=len(done), cost=run.totals.cost_usd)
-            run_benchmark(todo, localizer, config.bench, on_done=record)
-        return {"evaluated": len(instances)}
-
-    builder = StateGraph(BenchState)
-    builder.add_node("evaluate", evaluate)
-    builder.add_edge(START, "evaluate")
-    builder.add_edge("evaluate", END)
-    run_graph(builder, run, {"evaluated": 0})
-    records = _done(outcomes_path)
-    outcomes = [outcome_from_dict(records[i.instance_id], i) for i in instances if i.instance_id in records]
-    export_predictions(outcomes, run.artifacts / "predictions.jsonl", localizer.name)
-    if config.export:
-        export_predictions(outcomes, config.export, localizer.name)
-    report = build_report(outcomes, tuple(config.bench.ks), localizer)
-    report.summary.update(run.totals.as_dict())
-    return report
-
-
-register_agent("bench-repo", execute)
+execute = register_lazy("bench-repo", "agents.rpg.bench:execute")
 
 
 @bench_app.command("repo")

@@ -1,0 +1,92 @@
+"""The `bench-repo` agent: localise every instance with one localiser and score it (Acc@k, recall, NDCG);
+finished instances are appended to outcomes.jsonl, so a resumed run skips them."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import TypedDict
+
+from langgraph.graph import END, START, StateGraph
+
+from benchmarks.report import Report
+from benchmarks.repo.demo import write_demo_instances
+from benchmarks.repo.harness import build_report, export_predictions, outcome_from_dict, outcome_to_dict, run_benchmark
+from benchmarks.repo.instances import load_instances, read_ids
+from benchmarks.repo.localizer import Localizer, PredictionsFile
+from sandboxes.errors import UserError
+
+from agents.rpg.config import BenchRepoConfig
+from agents.rpg.localizers import BM25Localizer, GraphCache, RPGLocalizer
+from agents.runtime.graph import run_graph
+from agents.runtime.models.base import ChatModel
+from agents.runtime.progress import Progress
+from agents.runtime.run import Run
+
+OUTCOMES = "outcomes.jsonl"
+
+
+class BenchState(TypedDict, total=False):
+    evaluated: int
+
+
+def make_localizer(spec: str, model: ChatModel | None, cache_dir: str) -> Localizer:
+    if spec.startswith("predictions:"):
+        return PredictionsFile(spec.split(":", 1)[1])
+    graphs = GraphCache(Path(cache_dir) / "rpg")
+    if spec == "rpg":
+        return RPGLocalizer(graphs, model)
+    if spec == "bm25":
+        return BM25Localizer(graphs)
+    raise UserError(f"unknown localizer {spec!r} (use rpg, bm25 or predictions:FILE)")
+
+
+def _instances_path(config: BenchRepoConfig, run: Run) -> Path:
+    if config.instances != "demo":
+        return Path(config.instances)
+    path = run.artifacts / "demo" / "demo_instances.jsonl"
+    return path if path.is_file() else write_demo_instances(run.artifacts / "demo")
+
+
+def _done(path: Path) -> dict[str, dict]:
+    if not path.is_file():
+        return {}
+    return {row["instance_id"]: row for row in map(json.loads, path.read_text().splitlines()) if row}
+
+
+def execute(run: Run, model: ChatModel | None) -> Report:
+    """Evaluate every instance not yet finished in this run, then report them all."""
+    config = BenchRepoConfig(**run.config)
+    exclude = read_ids(config.exclude) if config.exclude else set()
+    instances = load_instances(_instances_path(config, run), exclude)[:config.limit]
+    localizer = make_localizer(config.localizer, model, config.bench.cache_dir)
+    outcomes_path, lock = run.artifacts / OUTCOMES, threading.Lock()
+
+    def evaluate(state: BenchState) -> BenchState:
+        done = _done(outcomes_path)
+        todo = [i for i in instances if i.instance_id not in done]
+        with Progress("bench repo", total=len(instances)) as progress, outcomes_path.open("a") as out:
+            def record(outcome):
+                with lock:
+                    out.write(json.dumps(outcome_to_dict(outcome)) + "\n")
+                    out.flush()
+                    done[outcome.instance.instance_id] = {}
+                    if len(done) % max(1, len(instances) // 20) == 0 or len(done) == len(instances):
+                        progress.update(step=len(done), cost=run.totals.cost_usd)
+            run_benchmark(todo, localizer, config.bench, on_done=record)
+        return {"evaluated": len(instances)}
+
+    builder = StateGraph(BenchState)
+    builder.add_node("evaluate", evaluate)
+    builder.add_edge(START, "evaluate")
+    builder.add_edge("evaluate", END)
+    run_graph(builder, run, {"evaluated": 0})
+    records = _done(outcomes_path)
+    outcomes = [outcome_from_dict(records[i.instance_id], i) for i in instances if i.instance_id in records]
+    export_predictions(outcomes, run.artifacts / "predictions.jsonl", localizer.name)
+    if config.export:
+        export_predictions(outcomes, config.export, localizer.name)
+    report = build_report(outcomes, tuple(config.bench.ks), localizer)
+    report.summary.update(run.totals.as_dict())
+    return report
