@@ -6,12 +6,9 @@ import subprocess
 import sys
 
 
-def test_loading_every_command_imports_no_agent_runtime_heavyweights():
-    code = ("import sys, agents.cli.app as app\n"
-            "app._load_commands(debug=True)\n"
-            "print(sorted(m for m in ('langgraph', 'langchain_core', 'litellm', 'torch') if m in sys.modules))")
-    output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert output.strip() == "[]"
+def test_loading_every_command_imports_no_agent_runtime_heavyweights(modules_loaded_by):
+    statements = "import agents.cli.app as app\napp._load_commands(debug=True)"
+    assert modules_loaded_by(statements, ("langgraph", "langchain_core", "litellm", "torch")) == []
 
 
 def test_unknown_command_fails_without_a_traceback():

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 
 
-def test_importing_the_command_loads_nothing_heavy():
-    code = ("import sys, agents.cli.chat_cmd\n"
-            "print(sorted(m for m in ('langgraph', 'litellm', 'torch', 'langchain_core', 'tools.registry') "
-            "if m in sys.modules))")
-    output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert output.strip() == "[]"
+def test_importing_the_command_loads_nothing_heavy(modules_loaded_by):
+    heavy = ("langgraph", "litellm", "torch", "langchain_core", "tools.registry")
+    assert modules_loaded_by("import agents.cli.chat_cmd", heavy) == []
 
 
 def test_help_lists_the_options(agent_cli):
