@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Mapping, Protocol, Sequence
 
 from pydantic import Field
 
 from sandboxes.settings import Config
+
+if TYPE_CHECKING:
+    from sandboxes.process import SandboxProcess
 
 
 class Limits(Config):
@@ -91,4 +94,10 @@ class Sandbox(Protocol):
 
     def open(self, limits: Limits | None = None) -> SandboxSession:
         """Start a session whose work dir persists across ``exec`` calls."""
+        ...
+
+    def spawn(self, argv: Sequence[str], *, files: Mapping[str, bytes] | None = None,
+              env: Mapping[str, str] | None = None, limits: Limits | None = None) -> "SandboxProcess":
+        """Start a long-lived ``argv`` with stdin/stdout/stderr pipes in a fresh work dir holding ``files``.
+        The wall limit applies per request, not per process: see :mod:`sandboxes.process`."""
         ...

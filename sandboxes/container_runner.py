@@ -1,7 +1,8 @@
 """PID 1 of a docker sandbox container: runs jobs sent as JSON lines on stdin, answers on stdout.
 
 Standard library only (it runs under ``python -S`` inside the container). Requests:
-``{"op": "run", ...}`` runs one command under the monitor; ``{"op": "reset"}`` kills every process and
+``{"op": "run", ...}`` runs one command under the monitor; ``{"op": "write", "files": ...}`` only writes
+files into /work (before a long-lived process is started with ``docker exec``); ``{"op": "reset"}`` kills every process and
 wipes /work, /tmp and /dev/shm so that a warm container starts the next job clean. End of input (the host
 process went away) ends the container.
 """
@@ -121,6 +122,12 @@ def run_job(request: dict) -> dict:
             "oom_killed": _oom_kills() > oom_before, "disk_full": stats.f_bavail * stats.f_frsize < 64 * 1024}
 
 
+def write_only(request: dict) -> dict:
+    """Write the request's files into the work dir and run nothing."""
+    write_files(WORK, {path: base64.b64decode(data) for path, data in request["files"].items()})
+    return {"ready": True}
+
+
 def reset() -> dict:
     """Kill every job process and empty the writable places."""
     ContainerTree().kill_all()
@@ -149,10 +156,11 @@ def main() -> None:
         sys.exit("container_runner must run as PID 1 of a sandbox container")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     _answer({"ready": True})
+    handlers = {"run": run_job, "write": write_only, "reset": lambda _request: reset()}
     for line in sys.stdin.buffer:
         request = json.loads(line)
         try:
-            _answer(run_job(request) if request["op"] == "run" else reset())
+            _answer(handlers[request["op"]](request))
         except Exception as error:  # report, keep serving: the host decides whether to retire us
             _answer({"error": f"{type(error).__name__}: {error}"})
 

@@ -129,7 +129,19 @@ class RunnerContainer:
             raise
         self.awaiting_reset = False
         parent = (container_cgroup_parent() or "/docker").strip("/")
-        self._peak_file = os.path.join("/sys/fs/cgroup/memory", parent, self.id, "memory.max_usage_in_bytes")
+        self._memory_dir = os.path.join("/sys/fs/cgroup/memory", parent, self.id)
+        self._peak_file = os.path.join(self._memory_dir, "memory.max_usage_in_bytes")
+
+    def oom_kills(self) -> int:
+        """Memory-limit kills in this container so far, read from the host (cgroup v1; 0 if unreadable)."""
+        try:
+            with open(os.path.join(self._memory_dir, "memory.oom_control")) as handle:
+                for line in handle:
+                    if line.startswith("oom_kill "):
+                        return int(line.split()[1])
+        except (OSError, ValueError):
+            pass
+        return 0
 
     def reset_peak_memory(self) -> bool:
         """Zero the container's peak-memory counter from the host (root, cgroup v1); False if impossible."""

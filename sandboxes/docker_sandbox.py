@@ -13,9 +13,11 @@ from sandboxes.docker_container import ContainerSpec, RunnerContainer, reap_orph
 from sandboxes.docker_engine import client
 from sandboxes.docker_image import ensure_image
 from sandboxes.docker_pool import WarmPool
+from sandboxes.docker_spawn import spawn_in_new_container
 from sandboxes.envpolicy import sandbox_env
 from sandboxes.errors import UserError
 from sandboxes.monitor import Outcome
+from sandboxes.process import SandboxProcess
 from sandboxes.workdir import check_relative
 
 ANSWER_GRACE_S = 30.0
@@ -109,10 +111,19 @@ class DockerSandbox:
                 "disk_limit": "tmpfs size cap", "environment": "allow-list", "docker_socket": "not mounted"}
 
     def take(self, spec: ContainerSpec) -> RunnerContainer:
+        """A container for ``spec``: from the warm pool, or a new one when the sandbox is cold."""
+        return self._start(lambda: self.pool.acquire(spec) if self.warm else self.pool.new_container(spec))
+
+    def take_new(self, spec: ContainerSpec) -> RunnerContainer:
+        """A new container that will never be pooled (for :meth:`spawn`)."""
+        return self._start(lambda: self.pool.new_container(spec))
+
+    @staticmethod
+    def _start(start) -> RunnerContainer:
         import docker
 
         try:
-            return self.pool.acquire(spec) if self.warm else self.pool.new_container(spec)
+            return start()
         except (docker.errors.DockerException, OSError, ChannelClosed) as error:
             raise UserError(f"the docker sandbox could not start a container: {error}") from error
 
@@ -131,6 +142,11 @@ class DockerSandbox:
             collect: Sequence[str] = ()) -> RunResult:
         with self.open(limits) as session:
             return session.exec(argv, files=files, env=env, collect=collect)
+
+    def spawn(self, argv: Sequence[str], *, files: Mapping[str, bytes] | None = None,
+              env: Mapping[str, str] | None = None, limits: Limits | None = None) -> SandboxProcess:
+        """Start a long-lived ``argv`` with pipes in a container of its own (see sandboxes.docker_spawn)."""
+        return spawn_in_new_container(self, argv, files, env, limits)
 
     def open(self, limits: Limits | None = None) -> DockerSession:
         return DockerSession(self, limits or Limits())

@@ -15,6 +15,8 @@ MS_PRIVATE = 1 << 18
 MS_REMOUNT = 0x20
 MNT_DETACH = 0x2
 PR_SET_PDEATHSIG = 1
+PR_SET_DUMPABLE = 4
+PR_SET_CHILD_SUBREAPER = 36
 SYS_MOUNT_SETATTR = 442  # the same number on x86_64 and arm64
 AT_FDCWD = -100
 AT_RECURSIVE = 0x8000
@@ -62,6 +64,17 @@ def unshare(flags: int) -> None:
 def set_parent_death_signal(signum: int) -> None:
     """Ask the kernel to send ``signum`` to this process when its parent dies."""
     _check(_libc.prctl(PR_SET_PDEATHSIG, signum, 0, 0, 0), "prctl")
+
+
+def set_dumpable(dumpable: bool) -> None:
+    """Clear (or set) this process's dumpable flag: when clear, other processes of the same unprivileged
+    user can neither ptrace it nor open its /proc/<pid>/{mem,fd,environ}."""
+    _check(_libc.prctl(PR_SET_DUMPABLE, int(dumpable), 0, 0, 0), "prctl")
+
+
+def set_child_subreaper() -> None:
+    """Make this process adopt every orphaned descendant (so it can wait for and account for them)."""
+    _check(_libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), "prctl")
 
 
 def mount_tmpfs(target: str, size_mb: int, uid: int, gid: int) -> None:

@@ -5,15 +5,17 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import subprocess
 import tempfile
 import uuid
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 from sandboxes import hostfs, isolation, janitor, linux, records, workdir
 from sandboxes.base import Limits, RunResult
 from sandboxes.cgroups import Cgroup
 from sandboxes.envpolicy import sandbox_env
 from sandboxes.monitor import ProcessGroupTree, run_monitored
+from sandboxes.process import SandboxProcess
 
 DISK_POLL_EVERY = 5  # check the work dir size on every 5th limit check when no tmpfs cap exists
 
@@ -60,6 +62,13 @@ class _WorkDir:
         shutil.rmtree(self.path, ignore_errors=True)
 
 
+def _release(cgroup: Cgroup | None) -> None:
+    """Kill what is left in a command's cgroup and remove it."""
+    if cgroup is not None:
+        cgroup.kill_all()
+        cgroup.remove()
+
+
 class LocalSession:
     """One work dir shared by many ``exec`` calls; each call is a fresh, fully supervised process tree."""
 
@@ -73,18 +82,49 @@ class LocalSession:
              env: Mapping[str, str] | None = None, limits: Limits | None = None,
              collect: Sequence[str] = ()) -> RunResult:
         limits = limits or self.limits
+        full_env, cgroup = self._prepare(files, env, limits)
+        try:
+            return records.report(self._run(list(argv), limits, full_env, cgroup, collect), argv)
+        finally:
+            _release(cgroup)
+
+    def spawn(self, argv: Sequence[str], *, files: Mapping[str, bytes] | None = None,
+              env: Mapping[str, str] | None = None, limits: Limits | None = None,
+              cleanup: Callable[[], None] = lambda: None) -> SandboxProcess:
+        """Start ``argv`` with pipes in this session's work dir (see sandboxes.process for the limits);
+        ``cleanup`` runs after the process's cgroup is gone when it is closed."""
+        limits = limits or self.limits
+        full_env, cgroup = self._prepare(files, env, limits)
+        try:
+            plan = isolation.build_plan(self.sandbox.caps, list(argv), limits, self.workdir.path, full_env, cgroup,
+                                        self.workdir.capped, self.workdir.owner)
+            popen = subprocess.Popen(plan.argv, env=plan.env, cwd=self.workdir.path, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                                     preexec_fn=plan.preexec, close_fds=True)
+        except BaseException:
+            _release(cgroup)
+            raise
+        tree = _CgroupTree(cgroup) if cgroup is not None else ProcessGroupTree()
+        if isinstance(tree, ProcessGroupTree):
+            tree.pgid = popen.pid
+
+        def release() -> None:
+            _release(cgroup)
+            cleanup()
+        return SandboxProcess(popen, backend="local", kill_tree=tree.kill_all,
+                              oom_kills=cgroup.oom_kills if cgroup is not None else lambda: 0, cleanup=release,
+                              max_line_bytes=limits.output_bytes)
+
+    def _prepare(self, files: Mapping[str, bytes] | None, env: Mapping[str, str] | None,
+                 limits: Limits) -> tuple[dict[str, str], Cgroup | None]:
+        """Write the files; build the environment and (where allowed) a fresh cgroup for one command."""
         workdir.write_files(self.workdir.path, files or {}, owner=self.workdir.owner)
         inside = hostfs.inside_workdir(limits.extra_ro_paths) if self.sandbox.caps.bwrap else self.workdir.path
         full_env = sandbox_env(env, home=inside, path=self.sandbox.search_path,
                                threads=max(1, int(limits.cpus)))
         cgroup = Cgroup.create(limits.memory_mb, limits.pids + isolation.WRAPPER_PROCS, limits.cpus) \
             if self.sandbox.caps.cgroups else None
-        try:
-            return records.report(self._run(list(argv), limits, full_env, cgroup, collect), argv)
-        finally:
-            if cgroup is not None:
-                cgroup.kill_all()
-                cgroup.remove()
+        return full_env, cgroup
 
     def _run(self, argv: list[str], limits: Limits, env: dict[str, str], cgroup: Cgroup | None,
              collect: Sequence[str]) -> RunResult:
@@ -146,6 +186,16 @@ class LocalSandbox:
             collect: Sequence[str] = ()) -> RunResult:
         with self.open(limits) as session:
             return session.exec(argv, files=files, env=env, collect=collect)
+
+    def spawn(self, argv: Sequence[str], *, files: Mapping[str, bytes] | None = None,
+              env: Mapping[str, str] | None = None, limits: Limits | None = None) -> SandboxProcess:
+        """Start a long-lived ``argv`` with pipes in a fresh work dir (see sandboxes.process)."""
+        session = self.open(limits)
+        try:
+            return session.spawn(argv, files=files, env=env, cleanup=session.close)
+        except BaseException:
+            session.close()
+            raise
 
     def open(self, limits: Limits | None = None) -> LocalSession:
         return LocalSession(self, limits or Limits())

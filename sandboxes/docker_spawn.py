@@ -1,0 +1,71 @@
+"""``DockerSandbox.spawn``: a long-lived process with pipes in a container of its own.
+
+The container is started like every other (hardened, its runner as PID 1, never taken from or returned
+to the warm pool). The files are written through the runner, then ``docker exec -i`` starts the
+process as the sandbox user in the work dir, so its stdin/stdout/stderr are plain pipes of the local
+``docker`` client. Killing or closing it removes the whole container: a process started by
+``docker exec`` does not die with the client.
+"""
+
+from __future__ import annotations
+
+import base64
+import shutil
+import subprocess
+from typing import Mapping, Sequence
+
+from sandboxes import hostfs
+from sandboxes.base import Limits
+from sandboxes.docker_channel import ChannelClosed
+from sandboxes.docker_container import ContainerSpec, RunnerContainer
+from sandboxes.docker_image import SANDBOX_UID
+from sandboxes.envpolicy import sandbox_env
+from sandboxes.errors import UserError
+from sandboxes.process import SandboxProcess
+from sandboxes.workdir import check_relative
+
+WRITE_TIMEOUT_S = 60.0
+
+
+def exec_argv(container: RunnerContainer, argv: Sequence[str], env: Mapping[str, str]) -> list[str]:
+    """The ``docker exec -i`` command line that starts ``argv`` in ``container`` as the sandbox user."""
+    docker = shutil.which("docker")
+    if docker is None:
+        raise UserError("the docker sandbox's spawn needs the docker command-line client (apt-get install docker.io)")
+    options = [f"--env={name}={value}" for name, value in env.items()]
+    return [docker, "exec", "-i", f"--user={SANDBOX_UID}:{SANDBOX_UID}", f"--workdir={container.spec.workdir}",
+            *options, container.id, *[str(a) for a in argv]]
+
+
+def write_files(container: RunnerContainer, files: Mapping[str, bytes]) -> None:
+    """Put ``files`` into the container's work dir through its runner."""
+    if files:
+        encoded = {str(check_relative(p)): base64.b64encode(bytes(d)).decode() for p, d in files.items()}
+        container.request({"op": "write", "files": encoded}, WRITE_TIMEOUT_S)
+
+
+def spawn(container: RunnerContainer, argv: Sequence[str], files: Mapping[str, bytes] | None,
+          env: Mapping[str, str] | None, limits: Limits) -> SandboxProcess:
+    """Start ``argv`` in ``container`` (which the returned process owns and removes when closed)."""
+    try:
+        write_files(container, files or {})
+        job_env = sandbox_env(env, home=container.spec.workdir, path=hostfs.search_path(),
+                              threads=max(1, int(limits.cpus)))
+        popen = subprocess.Popen(exec_argv(container, argv, job_env), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, start_new_session=True, close_fds=True)
+    except (ChannelClosed, OSError) as error:
+        container.discard()
+        raise UserError(f"the docker sandbox could not start the process: {error}") from error
+    except BaseException:
+        container.discard()
+        raise
+    return SandboxProcess(popen, backend="docker", kill_tree=container.discard, oom_kills=container.oom_kills,
+                          cleanup=lambda: None, max_line_bytes=limits.output_bytes)
+
+
+def spawn_in_new_container(sandbox, argv: Sequence[str], files: Mapping[str, bytes] | None,
+                           env: Mapping[str, str] | None, limits: Limits | None) -> SandboxProcess:
+    """``DockerSandbox.spawn``: a fresh container for this process alone."""
+    limits = limits or Limits()
+    container = sandbox.take_new(ContainerSpec.from_limits(limits))
+    return spawn(container, argv, files, env, limits)
