@@ -17,6 +17,7 @@ from numerics.decentralized.algorithms import ALGORITHMS, Hyper, run
 from numerics.decentralized.network import Network
 from numerics.decentralized.problems import heterogeneous_problem
 from numerics.decentralized.topology import make_graph, metropolis_weights, spectral_gap
+from numerics.plotting import saved_figure
 
 ATTACKS = ("sign_flip", "alie", "gaussian")
 STEP = {"lsq": 0.05, "logistic": 0.5}
@@ -78,36 +79,20 @@ def _hyper(kind: str) -> Hyper:
 
 def plot_curves(curves: dict[str, np.ndarray], title: str, path: Path) -> Path:
     """Log-scale error against iteration, one line per method."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    figure, axis = plt.subplots(figsize=(6, 4))
-    for name, errors in curves.items():
-        axis.semilogy(np.maximum(errors, 1e-32), label=name)
-    axis.set(xlabel="iteration", ylabel="mean ‖x_i − x*‖² (honest nodes)", title=title)
-    axis.legend()
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    with saved_figure(path) as (_, axis):
+        for name, errors in curves.items():
+            axis.semilogy(np.maximum(errors, 1e-32), label=name)
+        axis.set(xlabel="iteration", ylabel="mean ‖x_i − x*‖² (honest nodes)", title=title)
+        axis.legend()
     return path
 
 
 def plot_gap_sweep(rows: list[dict], path: Path) -> Path:
     """DSGD floor and attacked errors against the spectral gap."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     gaps = [row["spectral_gap"] for row in rows]
-    figure, axis = plt.subplots(figsize=(6, 4))
-    for key in ("dsgd_floor", "dsgd_attacked", "ed_attacked", "bred_attacked"):
-        axis.loglog(gaps, [row[key] for row in rows], marker="o", label=key)
-    axis.set(xlabel="spectral gap of W", ylabel="final error", title="Error against spectral gap")
-    axis.legend()
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    with saved_figure(path) as (_, axis):
+        for key in ("dsgd_floor", "dsgd_attacked", "ed_attacked", "bred_attacked"):
+            axis.loglog(gaps, [row[key] for row in rows], marker="o", label=key)
+        axis.set(xlabel="spectral gap of W", ylabel="final error", title="Error against spectral gap")
+        axis.legend()
     return path

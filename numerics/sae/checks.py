@@ -8,6 +8,7 @@ from typing import Callable, Sequence
 import torch
 
 from numerics.sae.selection import SweepPoint, elbow, sweep
+from numerics.plotting import saved_figure
 from numerics.sae.toy import make_toy_model
 
 
@@ -31,23 +32,14 @@ def toy_l0_check(out_dir: Path, *, ks: Sequence[int] = range(1, 26), steps: int 
 
 def plot_sweep(points: Sequence[SweepPoint], true_l0: float, chosen: int, path: Path) -> Path:
     """Projection score and feature recovery against k, with the true and chosen L0 marked."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    path.parent.mkdir(parents=True, exist_ok=True)
     ks = [p.k for p in points]
-    figure, left = plt.subplots(figsize=(6.5, 4))
-    left.plot(ks, [p.projection for p in points], "o-", color="tab:blue", label="n-th decoder projection")
-    left.set(xlabel="k (SAE L0)", ylabel="n-th decoder projection")
-    right = left.twinx()
-    right.plot(ks, [p.recovery for p in points], "s--", color="tab:green", label="feature recovery")
-    right.set_ylabel("mean max cosine to true features")
-    left.axvline(true_l0, color="gray", linestyle=":", label=f"true L0 {true_l0:.1f}")
-    left.axvline(chosen, color="tab:red", linestyle="--", label=f"chosen L0 {chosen}")
-    figure.legend(loc="upper right", fontsize=8)
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    with saved_figure(path, figsize=(6.5, 4)) as (figure, left):
+        left.plot(ks, [p.projection for p in points], "o-", color="tab:blue", label="n-th decoder projection")
+        left.set(xlabel="k (SAE L0)", ylabel="n-th decoder projection")
+        right = left.twinx()
+        right.plot(ks, [p.recovery for p in points], "s--", color="tab:green", label="feature recovery")
+        right.set_ylabel("mean max cosine to true features")
+        left.axvline(true_l0, color="gray", linestyle=":", label=f"true L0 {true_l0:.1f}")
+        left.axvline(chosen, color="tab:red", linestyle="--", label=f"chosen L0 {chosen}")
+        figure.legend(loc="upper right", fontsize=8)
     return path
