@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+import signal
+import threading
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 from sandboxes.errors import UserError
 from tools.registry import Toolbox
@@ -22,6 +25,25 @@ APPROVAL_PROMPT = "approve? [y]es / [e]dit / [n]o > "
 
 class SessionEnd(Exception):
     """The user closed the input (Ctrl-D) while the session waited for an answer."""
+
+
+@contextmanager
+def ctrl_c_interrupts() -> Iterator[None]:
+    """Ctrl-C raises ``KeyboardInterrupt`` while the session runs, however the chat was started.
+
+    A program started with SIGINT ignored (a background job of a non-interactive shell, some CI runners and
+    launch wrappers) keeps it ignored across exec, and Python then installs no handler of its own: Ctrl-C would
+    neither cancel a running tool nor clear the prompt line. The previous handler is restored afterwards.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        if previous is not None:  # None: a handler not set from Python, which cannot be put back
+            signal.signal(signal.SIGINT, previous)
 
 
 class ChatSession:
@@ -54,7 +76,11 @@ class ChatSession:
 
     # --- the loop -------------------------------------------------------------------------------
     def loop(self) -> None:
-        """Read lines until /exit or Ctrl-D; Ctrl-C at the prompt only clears the line."""
+        """Read lines until /exit or Ctrl-D; Ctrl-C at the prompt only clears the line, during a turn it cancels."""
+        with ctrl_c_interrupts():
+            self.converse()
+
+    def converse(self) -> None:
         from agents.chat.commands import dispatch
 
         self.show_thread()
