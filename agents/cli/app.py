@@ -29,6 +29,7 @@ COMMAND_MODULES = [
     "agents.cli.chat_cmd",
     "agents.cli.run_compress",
     "agents.cli.bench_spmv",
+    "agents.cli.bench_qmemory",
 ]
 
 

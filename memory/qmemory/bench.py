@@ -1,24 +1,37 @@
-"""Retrieval benchmark: query latency over a large synthetic memory, argpartition against a full sort."""
+"""Retrieval benchmark: full retrievals over a large synthetic memory, with the postings index and
+with the brute-force dense index it replaced, timed query by query side by side in one run, on a
+quiet machine and (``load=True``) again while one CPU-burning process runs."""
 
 from __future__ import annotations
 
+import contextlib
+import math
+import os
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable, Iterator
 
 import numpy as np
 
 from benchmarks.report import Report
 
 from memory.qmemory.config import QMemoryConfig
+from memory.qmemory.dense import DenseIndex
 from memory.qmemory.entries import EntryKind, MemoryEntry
+from memory.qmemory.index import Index
 from memory.qmemory.memory import QMemory, QUpdate
+from memory.qmemory.store import KIND_CODES
 
 WORDS = ("tile tiling block_dim buffer double single queue VECIN VECOUT DataCopy Add Mul Exp ReduceSum ReduceMax "
          "softmax layernorm rmsnorm relu gelu sigmoid matmul conv pooling cumsum UB overflow alignment misaligned "
          "MTE2 MTE3 VEC CUBE bottleneck latency faster slower correct incorrect compile error fp16 fp32 bf16 "
          "broadcast stride repeat fractal L0A L0B L0C L1 Mmad cores bandwidth roofline fused bias activation").split()
 KINDS = [EntryKind.EXPERIENCE, EntryKind.TRACE, EntryKind.PRACTICE, EntryKind.API]
+RETRIEVED_KINDS = [EntryKind.EXPERIENCE, EntryKind.TRACE, EntryKind.PRACTICE]
+METHODS = ("postings index", "brute-force dense (previous)")
 
 
 def synthetic_entries(count: int, seed: int) -> list[MemoryEntry]:
@@ -31,32 +44,29 @@ def synthetic_entries(count: int, seed: int) -> list[MemoryEntry]:
     return entries
 
 
-def run_retrieval_benchmark(entries: int = 100_000, queries: int = 200, seed: int = 0,
+def run_retrieval_benchmark(entries: int = 100_000, queries: int = 200, seed: int = 0, load: bool = False,
                             config: QMemoryConfig | None = None, workdir: Path | None = None) -> Report:
-    """Fill a memory with ``entries`` items and time ``queries`` full retrievals (embed, recall, Q, select)."""
+    """Fill a memory with ``entries`` items and time ``queries`` full retrievals (embed, recall, Q lookup,
+    epsilon-greedy, fetch) per index and condition."""
     config = config or QMemoryConfig(embedding="hashed-tfidf", seed=seed)
+    texts = [e.text for e in synthetic_entries(queries, seed + 1)]
     with tempfile.TemporaryDirectory(dir=workdir) as tmp:
         build_s, memory = _build(Path(tmp) / "bench.sqlite", entries, seed, config)
-        texts = [e.text for e in synthetic_entries(queries, seed + 1)]
-        kinds = [EntryKind.EXPERIENCE, EntryKind.TRACE, EntryKind.PRACTICE]
-        full = _time(lambda t: memory.retrieve(t, "draft", "sig0", kinds), texts)
-        query_vecs = [memory.embedder.embed([t])[0] for t in texts]
-        k = int(np.ceil(config.recall_factor * config.top_n))
-        partition = _time(lambda v: memory.index.search(v, k), query_vecs)
-        full_sort = _time(lambda v: _full_sort_search(memory, v, k), query_vecs)
+        indexes = {METHODS[0]: memory.index, METHODS[1]: _dense_copy(memory)}
+        k = max(config.top_n, math.ceil(config.recall_factor * config.top_n))
+        same = _same_candidates(memory, indexes, texts, k)
+        rows, summary = [], {}
+        for condition in ("quiet", "loaded") if load else ("quiet",):
+            with busy_process() if condition == "loaded" else contextlib.nullcontext({}) as burner:
+                measured = _measure(memory, indexes, texts, k, seed)
+            rows += [{"condition": condition, "index": name, **numbers} for name, numbers in measured.items()]
+            summary.update(_condition_summary(condition, measured, burner))
         memory.close()
-    summary = {
-        "entries": entries, "queries": queries, "embedder": memory.embedder.name, "dim": memory.embedder.dim,
-        "recall_k": k, "top_n": config.top_n, "build_s": round(build_s, 2),
-        "retrieve_ms_p50": full[0], "retrieve_ms_p95": full[1],
-        "index_search_ms_p50": partition[0], "full_sort_search_ms_p50": full_sort[0],
-        "argpartition_speedup_over_full_sort": round(full_sort[0] / partition[0], 2) if partition[0] else None,
-    }
-    rows = [{"step": "retrieve (embed + recall + Q lookup + epsilon-greedy + fetch)", "p50_ms": full[0],
-             "p95_ms": full[1]},
-            {"step": "index search, argpartition", "p50_ms": partition[0], "p95_ms": partition[1]},
-            {"step": "index search, full argsort (baseline)", "p50_ms": full_sort[0], "p95_ms": full_sort[1]}]
-    return Report(summary=summary, rows=rows, title=f"Q-memory retrieval over {entries} entries")
+    head = {"entries": entries, "queries": queries, "embedder": memory.embedder.name, "recall_k": k,
+            "top_n": config.top_n, "build_s": round(build_s, 2), "cpus": os.cpu_count(),
+            "same_candidates": f"{same}/{queries}"}
+    return Report(summary={**head, **summary}, rows=rows,
+                  title=f"Q-memory retrieval over {entries} entries: postings index vs brute-force dense")
 
 
 def _build(path: Path, count: int, seed: int, config: QMemoryConfig) -> tuple[float, QMemory]:
@@ -74,18 +84,78 @@ def _build(path: Path, count: int, seed: int, config: QMemoryConfig) -> tuple[fl
     return time.perf_counter() - start, memory
 
 
-def _full_sort_search(memory: QMemory, raw: np.ndarray, k: int) -> np.ndarray:
-    index = memory.index
-    scores = index._matrix[: len(index)] @ index.weigh_query(raw)
-    return np.argsort(-scores)[:k]
+def _dense_copy(memory: QMemory) -> DenseIndex:
+    """The previous approach over the same stored vectors: one float32 matrix-vector product per query."""
+    dense = DenseIndex(memory.embedder.dim, memory.embedder.column_weights, memory.config.idf_exact_below)
+    ids, kinds, blobs = memory.store.vectors_since(0)
+    dense.add(ids, kinds, np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(ids), memory.embedder.dim))
+    return dense
 
 
-def _time(call, inputs) -> tuple[float, float]:
-    """Median and 95th percentile wall time in milliseconds, after one warm-up call."""
-    call(inputs[0])
-    times = []
-    for item in inputs:
-        start = time.perf_counter()
-        call(item)
-        times.append((time.perf_counter() - start) * 1000)
-    return round(float(np.median(times)), 3), round(float(np.percentile(times, 95)), 3)
+def _same_candidates(memory: QMemory, indexes: dict[str, Index], texts: list[str], k: int) -> int:
+    """How many queries recall the same ``k`` candidate ids, in the same order, from every index."""
+    codes = [KIND_CODES[kind] for kind in RETRIEVED_KINDS]
+    same = 0
+    for text in texts:
+        raw = memory.embedder.embed([text])[0]
+        found = {tuple(index.search(raw, k, codes)[0].tolist()) for index in indexes.values()}
+        same += len(found) == 1
+    return same
+
+
+def _measure(memory: QMemory, indexes: dict[str, Index], texts: list[str], k: int,
+             seed: int) -> dict[str, dict[str, float]]:
+    """Per index: p50/p95 of a full retrieve and of the index search alone, the indexes taking turns
+    query by query so that both see the same machine."""
+    codes = [KIND_CODES[kind] for kind in RETRIEVED_KINDS]
+    rngs = {name: np.random.default_rng(seed) for name in indexes}
+    times: dict[str, dict[str, list[float]]] = {name: {"retrieve": [], "search": []} for name in indexes}
+    for position, text in enumerate([texts[0]] + texts):  # the first query warms up and is not counted
+        for name, index in indexes.items():
+            memory.index = index
+            retrieve_ms = _elapsed_ms(lambda: memory.retrieve(text, "draft", "sig0", RETRIEVED_KINDS, rng=rngs[name]))
+            search_ms = _elapsed_ms(lambda: index.search(memory.embedder.embed([text])[0], k, codes))
+            if position:
+                times[name]["retrieve"].append(retrieve_ms)
+                times[name]["search"].append(search_ms)
+    memory.index = indexes[METHODS[0]]
+    return {name: {f"{step}_{stat}_ms": round(float(np.percentile(values, q)), 3)
+                   for step, values in steps.items() for stat, q in (("p50", 50), ("p95", 95))}
+            for name, steps in times.items()}
+
+
+def _elapsed_ms(call: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    call()
+    return (time.perf_counter() - start) * 1000
+
+
+def _condition_summary(condition: str, measured: dict[str, dict[str, float]], burner: dict) -> dict:
+    new, old = measured[METHODS[0]], measured[METHODS[1]]
+    prefix = "" if condition == "quiet" else "loaded_"
+    summary = {f"{prefix}retrieve_ms_p50": new["retrieve_p50_ms"], f"{prefix}retrieve_ms_p95": new["retrieve_p95_ms"],
+               f"{prefix}dense_retrieve_ms_p50": old["retrieve_p50_ms"],
+               f"{prefix}dense_retrieve_ms_p95": old["retrieve_p95_ms"],
+               f"{prefix}speedup_p50": round(old["retrieve_p50_ms"] / new["retrieve_p50_ms"], 2),
+               f"{prefix}speedup_p95": round(old["retrieve_p95_ms"] / new["retrieve_p95_ms"], 2)}
+    if burner:
+        summary["load_cpu_fraction"] = burner["cpu_fraction"]
+    return summary
+
+
+@contextlib.contextmanager
+def busy_process() -> Iterator[dict]:
+    """Run one CPU-burning process for the duration; afterwards the yielded dict holds ``cpu_fraction``,
+    the share of one CPU it actually burned (evidence that the load was there)."""
+    before = os.times()
+    process = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    result: dict = {}
+    try:
+        time.sleep(0.2)
+        yield result
+    finally:
+        process.kill()
+        process.wait()
+        after = os.times()
+        busy = (after.children_user + after.children_system) - (before.children_user + before.children_system)
+        result["cpu_fraction"] = round(busy / max(after.elapsed - before.elapsed, 1e-9), 2)

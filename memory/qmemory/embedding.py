@@ -2,7 +2,8 @@
 
 An embedder turns texts into *raw* vectors (stored in SQLite). ``column_weights`` returns the
 weights the index multiplies the raw vectors by before normalising: the IDF of each hash bucket
-for TF-IDF, ``None`` for an embedder whose vectors are final.
+for TF-IDF, ``None`` for an embedder whose vectors are final. ``sparse`` says whether the raw
+vectors are mostly zeros (then the index keeps posting lists instead of a dense matrix).
 """
 
 from __future__ import annotations
@@ -26,13 +27,14 @@ class Embedder(Protocol):
 
     name: str
     dim: int
+    sparse: bool
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """Raw vectors, shape (len(texts), dim), float32."""
         ...
 
-    def column_weights(self, raw: np.ndarray) -> np.ndarray | None:
-        """Per-dimension weights fitted on the stored raw vectors, or None."""
+    def column_weights(self, df: np.ndarray, n: int) -> np.ndarray | None:
+        """Per-dimension weights from the document frequency of each dimension over ``n`` stored vectors, or None."""
         ...
 
 
@@ -50,6 +52,8 @@ def tokens(text: str) -> list[str]:
 
 class HashedTfidfEmbedder:
     """Signed feature hashing of sublinear term frequencies; IDF is fitted on the memory itself."""
+
+    sparse = True
 
     def __init__(self, dim: int = 256):
         if dim < 8:
@@ -69,15 +73,15 @@ class HashedTfidfEmbedder:
                 out[row, code % self.dim] += sign * (1.0 + math.log(count))
         return out
 
-    def column_weights(self, raw: np.ndarray) -> np.ndarray | None:
+    def column_weights(self, df: np.ndarray, n: int) -> np.ndarray | None:
         """Smoothed IDF per bucket: log((1 + n) / (1 + df)) + 1."""
-        n = raw.shape[0]
-        df = np.count_nonzero(raw, axis=0)
         return (np.log((1.0 + n) / (1.0 + df)) + 1.0).astype(np.float32)
 
 
 class SentenceTransformerEmbedder:
     """A sentence-transformer loaded from the local disk only (no hub access at run time)."""
+
+    sparse = False
 
     def __init__(self, model: str):
         import os
@@ -93,7 +97,7 @@ class SentenceTransformerEmbedder:
         vectors = self._model.encode(texts, batch_size=32, show_progress_bar=False)
         return np.asarray(vectors, dtype=np.float32)
 
-    def column_weights(self, raw: np.ndarray) -> np.ndarray | None:
+    def column_weights(self, df: np.ndarray, n: int) -> np.ndarray | None:
         return None
 
 

@@ -14,7 +14,9 @@ from memory.qmemory import qtable
 from memory.qmemory.config import QMemoryConfig
 from memory.qmemory.embedding import Embedder, make_embedder
 from memory.qmemory.entries import EntryKind, MemoryEntry
-from memory.qmemory.index import VectorIndex
+from memory.qmemory.dense import DenseIndex
+from memory.qmemory.index import Index
+from memory.qmemory.postings import PostingsIndex
 from memory.qmemory.retrieval import Candidate, select
 from memory.qmemory.store import KIND_CODES, MemoryStore
 
@@ -37,6 +39,12 @@ class QUpdate:
     ids: list[int]
 
 
+def make_index(embedder: Embedder, refit_exact_below: int) -> Index:
+    """Posting lists for a sparse embedding (a query touches only its own buckets), else a dense matrix."""
+    kind = PostingsIndex if embedder.sparse else DenseIndex
+    return kind(embedder.dim, embedder.column_weights, refit_exact_below)
+
+
 class QMemory:
     """SQLite-backed memory with a dense in-memory index; share one instance between threads,
     or open the same file from several processes."""
@@ -45,7 +53,7 @@ class QMemory:
         self.config = config or QMemoryConfig()
         self.store = MemoryStore(path, self.config.busy_timeout_ms)
         self.embedder = self._choose_embedder()
-        self.index = VectorIndex(self.embedder.dim, self.embedder.column_weights, self.config.idf_exact_below)
+        self.index = make_index(self.embedder, self.config.idf_exact_below)
         self.rng = np.random.default_rng(self.config.seed)
         self._last_id = 0
         self._lock = threading.Lock()

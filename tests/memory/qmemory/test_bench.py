@@ -1,4 +1,6 @@
-from memory.qmemory.bench import run_retrieval_benchmark, synthetic_entries
+import time
+
+from memory.qmemory.bench import busy_process, run_retrieval_benchmark, synthetic_entries
 
 
 def test_synthetic_entries_are_distinct_and_cover_all_kinds():
@@ -7,7 +9,18 @@ def test_synthetic_entries_are_distinct_and_cover_all_kinds():
     assert len({e.kind for e in entries}) == 4
 
 
-def test_small_benchmark_reports_latencies(tmp_path):
+def test_small_benchmark_times_both_indexes_side_by_side(tmp_path):
     report = run_retrieval_benchmark(entries=2000, queries=10, workdir=tmp_path)
-    assert report.summary["entries"] == 2000 and report.summary["retrieve_ms_p50"] > 0
-    assert [row["step"].split(",")[0] for row in report.rows][1:] == ["index search", "index search"]
+    summary = report.summary
+    assert summary["entries"] == 2000 and summary["same_candidates"] == "10/10"
+    assert [(row["condition"], row["index"]) for row in report.rows] == [
+        ("quiet", "postings index"), ("quiet", "brute-force dense (previous)")]
+    assert 0 < summary["retrieve_ms_p50"] <= summary["retrieve_ms_p95"]
+    assert summary["speedup_p50"] == round(summary["dense_retrieve_ms_p50"] / summary["retrieve_ms_p50"], 2)
+    assert "loaded_retrieve_ms_p50" not in summary
+
+
+def test_busy_process_burns_a_cpu_while_it_runs():
+    with busy_process() as burner:
+        time.sleep(0.5)
+    assert burner["cpu_fraction"] > 0.2  # a share of one CPU, even on a crowded machine

@@ -22,7 +22,7 @@ def test_hashed_vectors_are_deterministic_and_sublinear():
 def test_idf_downweights_buckets_present_everywhere():
     embedder = HashedTfidfEmbedder(4096)
     raw = embedder.embed(["kernel relu", "kernel softmax", "kernel matmul"])
-    weights = embedder.column_weights(raw)
+    weights = embedder.column_weights(np.count_nonzero(raw, axis=0), len(raw))
     common = np.flatnonzero(raw[0] * raw[1] * raw[2])
     rare = np.flatnonzero(raw[1] * (raw[0] == 0) * (raw[2] == 0))
     assert weights[common].max() == pytest.approx(1.0)  # log(4/4) + 1
