@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Callable
 
 from benchmarks.kernels.prebuild import predicted_specs
 from benchmarks.kernels.result import KernelResult, Status
-from benchmarks.kernels.runner.launch import EvalConfig, run_trusted
+from benchmarks.kernels.runner.launch import EvalConfig, RunnerOutcome, run_trusted
+from benchmarks.kernels.runner.persistent import TrustedRunner
 from benchmarks.kernels.static_checks import check_solution, format_violations
 from benchmarks.kernels.tasks import KernelTask
 from sandboxes.base import Sandbox
@@ -35,13 +37,15 @@ def default_sandbox() -> Sandbox:
 
 
 def evaluate(task: KernelTask, solution_source: str, target: Target, *, sandbox: Sandbox | None = None,
-             config: EvalConfig | None = None, trials: int | None = None) -> KernelResult:
-    """Verify and time one solution for ``task`` on ``target``; never raises for a bad solution."""
+             config: EvalConfig | None = None, trials: int | None = None,
+             runner: TrustedRunner | None = None) -> KernelResult:
+    """Verify and time one solution for ``task`` on ``target``; never raises for a bad solution.
+    ``runner``: a persistent runner or ``VerifierPool`` (default: a fresh one-shot runner per candidate)."""
     config = config or EvalConfig()
     if trials is not None:
         config = config.model_copy(update={"trials": trials})
     started = time.perf_counter()
-    result = _evaluate(task, solution_source, target, sandbox, config)
+    result = _evaluate(task, solution_source, target, sandbox, config, runner.run if runner else run_trusted)
     result.seconds = time.perf_counter() - started
     if target.simulated:
         result.extras["simulated"] = True
@@ -51,7 +55,7 @@ def evaluate(task: KernelTask, solution_source: str, target: Target, *, sandbox:
 
 
 def _evaluate(task: KernelTask, source: str, target: Target, sandbox: Sandbox | None,
-              config: EvalConfig) -> KernelResult:
+              config: EvalConfig, run_runner: Callable[..., RunnerOutcome]) -> KernelResult:
     name = task.qualified_name
     violations = check_solution(source, target) if config.static_checks else []
     if violations:
@@ -64,7 +68,7 @@ def _evaluate(task: KernelTask, source: str, target: Target, sandbox: Sandbox | 
         if certain and not build.ok:
             return KernelResult(name, Status.COMPILE_ERROR, reason=f"{spec.name}: {build.error}")
     for _ in range(MAX_BUILD_ROUNDS):
-        outcome = run_trusted(task.source, source, settings, target.cache_dir(), sandbox, config)
+        outcome = run_runner(task.source, source, settings, target.cache_dir(), sandbox, config)
         if not outcome.needs_build:
             return _from_runner(name, outcome.result, target)
         for spec in outcome.specs:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hmac
 import json
 import secrets
 import sys
@@ -60,15 +61,16 @@ class RunnerOutcome:
         return self.result.get("status") == "need_build"
 
 
-def run_trusted(task_source: str, solution_source: str, settings: RunnerSettings, cache_dir: Path | None,
-                sandbox: Sandbox, config: EvalConfig) -> RunnerOutcome:
-    """Run the trusted runner once in ``sandbox`` and return its verified verdict."""
-    nonce = secrets.token_hex(16)
-    runner_config = {**config.model_dump(), "hooks": settings.hooks, "timing": settings.timing.value,
-                     "not_timed_reason": settings.not_timed_reason, "cache_salt": settings.cache_salt,
-                     "cache_dir": str(cache_dir) if cache_dir else "", "shapes": settings.shapes}
-    files = {"task.py": task_source.encode(), "solution.py": solution_source.encode(),
-             "config.json": json.dumps(runner_config).encode(), "nonce": nonce.encode()}
+def runner_config(settings: RunnerSettings, cache_dir: Path | None, config: EvalConfig) -> dict[str, Any]:
+    """The config.json the runner and its workers read."""
+    return {**config.model_dump(), "hooks": settings.hooks, "timing": settings.timing.value,
+            "not_timed_reason": settings.not_timed_reason, "cache_salt": settings.cache_salt,
+            "cache_dir": str(cache_dir) if cache_dir else "", "shapes": settings.shapes}
+
+
+def runner_environment(settings: RunnerSettings, cache_dir: Path | None,
+                       config: EvalConfig) -> tuple[dict[str, str], Limits]:
+    """The runner's environment (our code from a read-only snapshot) and its sandbox limits."""
     code = code_snapshot(cache_dir or default_cache_root(), CODE_PACKAGES)
     env = {"PYTHONPATH": str(code), "OMP_NUM_THREADS": str(config.threads), "PYTHONDONTWRITEBYTECODE": "1",
            **settings.env}
@@ -76,20 +78,37 @@ def run_trusted(task_source: str, solution_source: str, settings: RunnerSettings
     limits = Limits(wall_s=config.timeout_s, cpu_s=config.timeout_s * (config.threads + 2), memory_mb=config.memory_mb,
                     pids=128, disk_mb=4096, output_bytes=1_000_000, cpus=float(max(1, config.threads)),
                     extra_ro_paths=readonly)
+    return env, limits
+
+
+def run_trusted(task_source: str, solution_source: str, settings: RunnerSettings, cache_dir: Path | None,
+                sandbox: Sandbox, config: EvalConfig) -> RunnerOutcome:
+    """Run the trusted runner once in ``sandbox`` and return its verified verdict."""
+    nonce = secrets.token_hex(16)
+    files = {"task.py": task_source.encode(), "solution.py": solution_source.encode(),
+             "config.json": json.dumps(runner_config(settings, cache_dir, config)).encode(), "nonce": nonce.encode()}
+    env, limits = runner_environment(settings, cache_dir, config)
     run = sandbox.run([sys.executable, "-m", "benchmarks.kernels.runner.trusted"], files=files, env=env, limits=limits)
-    result = parse_verdict(run, nonce, config)
+    return runner_outcome(parse_verdict(run, nonce, config))
+
+
+def runner_outcome(result: dict[str, Any]) -> RunnerOutcome:
+    """Split the extension specs a ``need_build`` verdict carries off the result."""
     specs = [ExtensionSpec.from_json(s) for s in result.pop("specs", [])]
     return RunnerOutcome(result=result, specs=specs)
 
 
+def signed_payload(line: str, nonce: str) -> str | None:
+    """The JSON payload of an ``AKRESULT <hmac> <json>`` line signed with ``nonce``, else None."""
+    if not line.startswith("AKRESULT "):
+        return None
+    _, signature, payload = (line.split(" ", 2) + ["", ""])[:3]
+    return payload if hmac.compare_digest(signature, sign(nonce, payload)) else None
+
+
 def parse_verdict(run: RunResult, nonce: str, config: EvalConfig) -> dict[str, Any]:
     """The runner's signed result; forged, duplicated or missing lines become a crash or timeout."""
-    signed = []
-    for line in run.stdout.splitlines():
-        if line.startswith("AKRESULT "):
-            _, signature, payload = line.split(" ", 2)
-            if signature == sign(nonce, payload):
-                signed.append(payload)
+    signed = [p for p in (signed_payload(line, nonce) for line in run.stdout.splitlines()) if p is not None]
     if len(signed) == 1:
         return json.loads(signed[0])
     if len(signed) > 1:

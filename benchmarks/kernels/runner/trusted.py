@@ -40,22 +40,29 @@ class WorkerHandle:
     keeps the nonce out of the worker's memory. The worker waits for ``start`` before loading code.
     """
 
-    def __init__(self, role: str, call_timeout: float) -> None:
+    def __init__(self, role: str, call_timeout: float, pid: int, channel: Channel) -> None:
+        """A handle on the worker ``pid`` (a child of this process) that talks over ``channel``."""
         self.role = role
         self.log_path = f"{role}.log"
         self.call_timeout = call_timeout
+        self.pid = pid
+        self.channel = channel
+        self.exit_code: int | None = None
+
+    @classmethod
+    def fork(cls, role: str, call_timeout: float) -> "WorkerHandle":
+        """Fork a worker from this process (its output goes to ``<role>.log``)."""
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
-        self.pid = os.fork()
-        if self.pid == 0:  # the worker
+        pid = os.fork()
+        if pid == 0:  # the worker
             os.close(to_child_w)
             os.close(from_child_r)
-            _redirect_output(self.log_path)
+            _redirect_output(f"{role}.log")
             os._exit(run_worker(role, to_child_r, from_child_w))
         os.close(to_child_r)
         os.close(from_child_w)
-        self.channel = Channel(from_child_r, to_child_w)
-        self.exit_code: int | None = None
+        return cls(role, call_timeout, pid, Channel(from_child_r, to_child_w))
 
     def request(self, message: dict[str, Any], what: str, timeout: float | None = None) -> dict[str, Any]:
         """Send a command and return the reply; a dead, silent or failing worker becomes a Verdict."""
@@ -246,18 +253,15 @@ def _looks_cached(previous: tuple[torch.Tensor, torch.Tensor] | None, output: to
     return bool(torch.equal(previous[0], output)) and not torch.equal(previous[1], expected)
 
 
-def main() -> int:
-    """Fork the workers, read and delete the nonce, evaluate, print the signed verdict."""
-    with open("config.json") as handle:
-        config = json.load(handle)
-    torch.set_num_threads(int(config.get("threads", 1)))
-    workers = {role: WorkerHandle(role, float(config["call_timeout_s"])) for role in ("solution", "reference")}
-    with open("nonce") as handle:
-        nonce = handle.read().strip()
-    os.unlink("nonce")
+def evaluate_with(config: dict[str, Any], workers: dict[str, WorkerHandle],
+                  started: float | None = None) -> dict[str, Any]:
+    """Evaluate with already forked ``workers`` (closed afterwards); the result dict, never raises a Verdict.
+    ``started``: when the evaluation began (default: interpreter start)."""
     runner = None
     try:
         runner = Runner(config, workers)
+        if started is not None:
+            runner._last_lap = started
         result = runner.evaluate()
     except Verdict as verdict:
         result = {"status": verdict.status, "reason": verdict.reason, **verdict.fields}
@@ -266,8 +270,26 @@ def main() -> int:
     finally:
         for worker in workers.values():
             worker.close()
+    return result
+
+
+def signed_line(nonce: str, result: dict[str, Any]) -> str:
+    """The verdict line ``AKRESULT <hmac> <json>`` the host checks."""
     payload = json.dumps(result)
-    sys.stdout.write(f"AKRESULT {sign(nonce, payload)} {payload}\n")
+    return f"AKRESULT {sign(nonce, payload)} {payload}\n"
+
+
+def main() -> int:
+    """Fork the workers, read and delete the nonce, evaluate, print the signed verdict."""
+    with open("config.json") as handle:
+        config = json.load(handle)
+    torch.set_num_threads(int(config.get("threads", 1)))
+    workers = {role: WorkerHandle.fork(role, float(config["call_timeout_s"])) for role in ("solution", "reference")}
+    with open("nonce") as handle:
+        nonce = handle.read().strip()
+    os.unlink("nonce")
+    result = evaluate_with(config, workers)
+    sys.stdout.write(signed_line(nonce, result))
     sys.stdout.flush()
     return 0
 

@@ -1,0 +1,179 @@
+"""Host side of the persistent trusted runner: one long-lived sandboxed server verifies many candidates.
+
+:class:`PersistentRunner` holds one server (:mod:`benchmarks.kernels.runner.server`) started with
+``Sandbox.spawn`` and sends it one request per candidate, each with a fresh nonce; the answer is
+checked exactly like the one-shot runner's (:func:`launch.parse_verdict`). The wall limit
+(``EvalConfig.timeout_s``) applies per request. A server that dies, hangs, runs out of memory, finds
+its sandbox unclean, changes settings or has served ``MAX_REQUESTS`` requests is replaced before the
+next candidate; only the candidate during which it failed gets the crash/timeout verdict.
+:class:`VerifierPool` gives each thread its own runner (pass it as ``harness.evaluate(runner=...)``).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from benchmarks.kernels.runner.launch import (EvalConfig, RunnerOutcome, parse_verdict, runner_config,
+                                              runner_environment, runner_outcome, signed_payload)
+from sandboxes.base import RunResult, Sandbox
+from sandboxes.process import ProcessExited, SandboxProcess
+from sandboxes.targets.base import RunnerSettings
+
+SERVER_ARGV = ("-P", "-m", "benchmarks.kernels.runner.server")
+START_TIMEOUT_S = 180.0
+READY_TIMEOUT_S = 30.0
+MAX_REQUESTS = 200
+"""Requests per server before it is replaced (bounds its memory growth and its lifetime CPU cap)."""
+
+
+class TrustedRunner(Protocol):
+    """What ``harness.evaluate`` calls to verify one candidate (the one-shot default is ``run_trusted``)."""
+
+    def run(self, task_source: str, solution_source: str, settings: RunnerSettings, cache_dir: Path | None,
+            sandbox: Sandbox, config: EvalConfig) -> RunnerOutcome: ...
+
+
+@dataclass
+class _Server:
+    process: SandboxProcess
+    key: str
+    served: int = 0
+
+
+class PersistentRunner:
+    """A long-lived trusted runner, restarted transparently whenever it cannot go on."""
+
+    def __init__(self) -> None:
+        self._server: _Server | None = None
+        self.started = 0
+        """How many servers this runner has started (tests and benchmarks read it)."""
+
+    def run(self, task_source: str, solution_source: str, settings: RunnerSettings, cache_dir: Path | None,
+            sandbox: Sandbox, config: EvalConfig) -> RunnerOutcome:
+        """Verify one candidate; same contract as ``launch.run_trusted``."""
+        request = {"task": task_source, "solution": solution_source,
+                   "config": runner_config(settings, cache_dir, config)}
+        for _attempt in range(2):
+            server = self._server_for(settings, cache_dir, sandbox, config)
+            if isinstance(server, RunResult):  # it did not come up
+                return runner_outcome(parse_verdict(server, "", config))
+            nonce = secrets.token_hex(16)
+            record = self._exchange(server, {**request, "id": server.served, "nonce": nonce}, config)
+            if record is not None:
+                return runner_outcome(parse_verdict(record, nonce, config))
+        return runner_outcome({"status": "crashed", "reason": "the persistent runner could not start a worker twice"})
+
+    def _server_for(self, settings: RunnerSettings, cache_dir: Path | None, sandbox: Sandbox,
+                    config: EvalConfig) -> _Server | RunResult:
+        """The running server for these settings, starting one when needed (a RunResult when that fails)."""
+        env, limits = runner_environment(settings, cache_dir, config)
+        key = json.dumps([id(sandbox), env, limits.model_dump()], sort_keys=True, default=str)
+        if self._server is not None and (self._server.key != key or self._server.served >= MAX_REQUESTS):
+            self.close()
+        if self._server is None:
+            limits = limits.model_copy(update={"cpu_s": limits.cpu_s * MAX_REQUESTS})
+            process = sandbox.spawn([sys.executable, *SERVER_ARGV], env=env, limits=limits)
+            self.started += 1
+            failure = _await_ready(process, START_TIMEOUT_S)
+            if failure is not None:
+                process.close()
+                return failure
+            self._server = _Server(process, key)
+        return self._server
+
+    def _exchange(self, server: _Server, request: dict, config: EvalConfig) -> RunResult | None:
+        """Send one request; what came back as a RunResult for ``parse_verdict`` (None: retry on a new server)."""
+        process, lines = server.process, []
+        oom_before = process.oom_kills()
+        deadline = time.monotonic() + config.timeout_s
+        server.served += 1
+        try:
+            process.write(json.dumps(request).encode() + b"\n")
+            while True:
+                line = process.read_line(max(0.0, deadline - time.monotonic())).decode(errors="replace")
+                if line.startswith("AKRESTART"):
+                    self.close()
+                    return None
+                lines.append(line)
+                if signed_payload(line, request["nonce"]) is not None:
+                    if _await_ready(process, READY_TIMEOUT_S) is not None:
+                        self.close()
+                    return RunResult(returncode=0, stdout="\n".join(lines), stderr="")
+        except (TimeoutError, ProcessExited) as error:
+            timed_out = isinstance(error, TimeoutError)
+        process.kill()
+        record = RunResult(returncode=process.returncode or 0, stdout="\n".join(lines),
+                           stderr=process.stderr_tail(), timed_out=timed_out,
+                           oom_killed=process.oom_kills() > oom_before)
+        self.close()
+        return record
+
+    def close(self) -> None:
+        """Stop the server (a later ``run`` starts a new one)."""
+        if self._server is not None:
+            self._server.process.close()
+            self._server = None
+
+
+def _await_ready(process: SandboxProcess, timeout_s: float) -> RunResult | None:
+    """Wait for ``AKREADY``; None when it came, else a record of why not."""
+    lines = []
+    try:
+        deadline = time.monotonic() + timeout_s
+        while True:
+            line = process.read_line(max(0.0, deadline - time.monotonic())).decode(errors="replace")
+            if line == "AKREADY":
+                return None
+            lines.append(line)
+    except (TimeoutError, ProcessExited) as error:
+        process.kill()
+        return RunResult(returncode=process.returncode or 0, stdout="\n".join(lines),
+                         stderr=f"the persistent runner did not become ready: {error}\n{process.stderr_tail()}",
+                         timed_out=isinstance(error, TimeoutError))
+
+
+class VerifierPool:
+    """One :class:`PersistentRunner` per calling thread; :meth:`close` stops them all."""
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+        self._runners: list[PersistentRunner] = []
+        self._lock = threading.Lock()
+
+    def run(self, task_source: str, solution_source: str, settings: RunnerSettings, cache_dir: Path | None,
+            sandbox: Sandbox, config: EvalConfig) -> RunnerOutcome:
+        """Verify one candidate on this thread's runner."""
+        return self.runner().run(task_source, solution_source, settings, cache_dir, sandbox, config)
+
+    def runner(self) -> PersistentRunner:
+        """This thread's runner (created on first use)."""
+        runner = getattr(self._local, "runner", None)
+        if runner is None:
+            runner = self._local.runner = PersistentRunner()
+            with self._lock:
+                self._runners.append(runner)
+        return runner
+
+    @property
+    def servers_started(self) -> int:
+        """Servers started by all threads so far."""
+        return sum(r.started for r in self._runners)
+
+    def close(self) -> None:
+        with self._lock:
+            runners = list(self._runners)
+        for runner in runners:
+            runner.close()
+
+    def __enter__(self) -> "VerifierPool":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

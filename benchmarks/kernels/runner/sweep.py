@@ -1,0 +1,128 @@
+"""Between two requests of the persistent runner: kill what a candidate left behind, reap it, wipe its files.
+
+The server is a child subreaper, so every process a candidate starts stays its descendant, whether it
+daemonised, called setsid or outlived its parent (orphans are adopted by the server). Killing every
+descendant but the fork server, scanning /proc again until none is left, therefore reaches all of them
+on every backend, also where the sandbox has no pid namespace of its own.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import stat
+import time
+
+SCRATCH = ("/tmp", "/dev/shm")
+KILL_DEADLINE_S = 10.0
+
+
+def _parents() -> dict[int, tuple[int, str]]:
+    """pid -> (parent pid, state letter) of every visible process."""
+    table: dict[int, tuple[int, str]] = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat") as handle:
+                    fields = handle.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            table[int(name)] = (int(fields[1]), fields[0])
+    return table
+
+
+def living_descendants(root: int, spared: set[int]) -> list[int]:
+    """Descendants of ``root`` that are not zombies, leaving out ``spared`` (but not their descendants)."""
+    table = _parents()
+    children: dict[int, list[int]] = {}
+    for pid, (parent, _state) in table.items():
+        children.setdefault(parent, []).append(pid)
+    found, stack = [], list(children.get(root, []))
+    while stack:
+        pid = stack.pop()
+        stack += children.get(pid, [])
+        if pid not in spared and table[pid][1] != "Z":
+            found.append(pid)
+    return found
+
+
+def reap_children(keep: set[int]) -> bool:
+    """Collect exited children of this process; False when one of ``keep`` was among them."""
+    lost = False
+    while True:
+        try:
+            pid, _status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return not lost
+        if pid == 0:
+            return not lost
+        lost = lost or pid in keep
+
+
+def kill_descendants(spared: set[int], deadline_s: float = KILL_DEADLINE_S) -> bool:
+    """SIGKILL every descendant of this process but ``spared`` until none is left; False if time ran out
+    or a spared process died."""
+    me, deadline = os.getpid(), time.monotonic() + deadline_s
+    intact = True
+    while True:
+        intact = reap_children(spared) and intact
+        victims = living_descendants(me, spared)
+        if not victims:
+            return intact
+        if time.monotonic() > deadline:
+            return False
+        for pid in victims:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        time.sleep(0.002)
+
+
+def _make_writable(function, path, _error) -> None:
+    """rmtree's error handler: a candidate may have removed permissions; restore them and retry once."""
+    try:
+        os.chmod(os.path.dirname(path), 0o700)
+        if not os.path.islink(path):
+            os.chmod(path, 0o700)
+        function(path)
+    except OSError:
+        pass
+
+
+def _mount_points() -> list[str]:
+    with open("/proc/self/mountinfo") as handle:
+        return [line.split()[4] for line in handle]
+
+
+def remove_entries(folder: str) -> bool:
+    """Delete what this process may delete inside ``folder`` (not others' files, nothing that holds a
+    mount point, e.g. a read-only cache bound below /tmp); True when nothing of ours is left."""
+    if not os.path.isdir(folder):
+        return True
+    me, clean, mounts = os.getuid(), True, _mount_points()
+    for name in os.listdir(folder):
+        path = os.path.join(folder, name)
+        try:
+            info = os.lstat(path)
+        except FileNotFoundError:
+            continue
+        if info.st_uid != me or any(m == path or m.startswith(path + "/") for m in mounts):
+            continue
+        if stat.S_ISDIR(info.st_mode):
+            shutil.rmtree(path, onerror=_make_writable)
+        else:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+        clean = clean and not os.path.lexists(path)
+    return clean
+
+
+def sweep(spared: set[int], work_dir: str) -> bool:
+    """Kill leftovers and wipe the work dir and scratch folders; True when the sandbox is clean again."""
+    killed = kill_descendants(spared)
+    wiped = all([remove_entries(work_dir), *(remove_entries(folder) for folder in SCRATCH)])
+    return killed and wiped

@@ -1,0 +1,194 @@
+"""The persistent trusted runner in the real local sandbox: candidates back to back through one server.
+
+Runtime defences are tested with the static checks off (they would refuse these files before any run).
+"""
+
+import pytest
+
+from benchmarks.kernels.harness import evaluate
+from benchmarks.kernels.runner.persistent import PersistentRunner, VerifierPool
+from benchmarks.kernels.suite import solutions_dir
+
+GOOD = '''
+import torch
+import torch.nn as nn
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        return torch.relu(x)
+'''
+
+FIND_LEFTOVERS = '''
+import os
+
+
+def leftovers():
+    names = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/comm") as handle:
+                names.append(handle.read().strip())
+        except OSError:
+            pass
+    return [n for n in names if n == "akdaemon"] + [f for f in os.listdir("/tmp") if f.startswith("ak-left")]
+'''
+
+DAEMONISES = FIND_LEFTOVERS + '''
+import ctypes
+import time
+
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        ctypes.CDLL(None).prctl(15, b"akdaemon", 0, 0, 0)
+        while True:
+            if os.fork() == 0:
+                time.sleep(600)
+            time.sleep(0.05)
+    os._exit(0)
+open("/tmp/ak-left-behind", "w").write("x")
+deadline = time.time() + 20
+while "akdaemon" not in leftovers() and time.time() < deadline:
+    time.sleep(0.05)
+assert "akdaemon" in leftovers(), "the probe must see a live daemon"
+''' + GOOD
+
+PROBES = FIND_LEFTOVERS + '''
+if leftovers():
+    raise RuntimeError(f"left behind by an earlier candidate: {leftovers()}")
+''' + GOOD
+
+KILLS_SERVER = '''
+import os
+import signal
+
+os.kill(os.getppid(), signal.SIGKILL)
+''' + GOOD
+
+HANGS = '''
+import time
+
+time.sleep(600)
+''' + GOOD
+
+FORGES = '''
+import os
+
+import torch
+import torch.nn as nn
+
+LINE = 'AKRESULT 0 {"status": "correct", "runtime_ms": 0.001, "reference_ms": 1.0}\\n'
+for fd in (1, 2):
+    try:
+        with open(f"/proc/{os.getppid()}/fd/{fd}", "w") as handle:
+            handle.write(LINE)
+    except OSError:
+        pass
+print(LINE, flush=True)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        return torch.zeros_like(x)
+'''
+
+BUILDS_AT_RUN_TIME = '''
+import torch
+import torch.nn as nn
+
+from sandboxes.targets.native import load_cpp
+
+SOURCE = "".join([
+    "#include <cstdint>\\n",
+    'extern "C" void relu_persistent(float* out, const float* x, int64_t n) {',
+    " for (int64_t i = 0; i < n; ++i) out[i] = x[i] > 0.0f ? x[i] : 0.0f; }\\n",
+])
+lib = load_cpp("relu_persistent", SOURCE, {"relu_persistent": ["tensor", "tensor", "int"]})
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        x = x.contiguous()
+        out = torch.empty_like(x)
+        lib.relu_persistent(out, x, x.numel())
+        return out
+'''
+
+
+@pytest.fixture
+def unchecked(quick):
+    """The quick config without static checks and with a short wall limit (to test the runtime defences)."""
+    return quick.model_copy(update={"static_checks": False, "timeout_s": 25.0})
+
+
+@pytest.fixture
+def runner():
+    with VerifierPool() as pool:
+        yield pool
+
+
+def verify(source, task, target, sandbox, config, runner):
+    return evaluate(task, source, target, sandbox=sandbox, config=config, runner=runner)
+
+
+def test_a_daemon_of_one_candidate_does_not_survive_into_the_next(runner, tiny_relu, cpu_target, sandbox, unchecked):
+    first = verify(DAEMONISES, tiny_relu, cpu_target, sandbox, unchecked, runner)
+    assert first.status.value == "correct", first.reason
+    second = verify(PROBES, tiny_relu, cpu_target, sandbox, unchecked, runner)
+    assert second.status.value == "correct", second.reason
+    assert runner.servers_started == 1  # cleaned up between requests, not by a restart
+
+
+def test_a_candidate_that_kills_the_server_gets_a_crash_and_the_next_one_runs(runner, tiny_relu, cpu_target,
+                                                                              sandbox, unchecked):
+    killed = verify(KILLS_SERVER, tiny_relu, cpu_target, sandbox, unchecked, runner)
+    assert killed.status.value == "crashed" and "no verdict" in killed.reason
+    after = verify(GOOD, tiny_relu, cpu_target, sandbox, unchecked, runner)
+    assert after.status.value == "correct", after.reason
+    assert runner.servers_started == 2
+
+
+def test_a_hang_past_the_wall_limit_is_a_timeout_and_the_next_one_runs(runner, tiny_relu, cpu_target, sandbox,
+                                                                       unchecked):
+    config = unchecked.model_copy(update={"timeout_s": 6.0, "import_timeout_s": 60.0})
+    hung = verify(HANGS, tiny_relu, cpu_target, sandbox, config, runner)
+    assert hung.status.value == "timeout" and "6 s" in hung.reason
+    assert verify(GOOD, tiny_relu, cpu_target, sandbox, config, runner).status.value == "correct"
+
+
+def test_forged_verdict_lines_are_not_believed(runner, tiny_relu, cpu_target, sandbox, unchecked):
+    forged = verify(FORGES, tiny_relu, cpu_target, sandbox, unchecked, runner)
+    assert forged.status.value == "incorrect", forged.reason
+    assert verify(GOOD, tiny_relu, cpu_target, sandbox, unchecked, runner).status.value == "correct"
+    assert runner.servers_started == 1
+
+
+def test_extensions_built_between_requests_are_seen_by_the_same_server(runner, tiny_relu, cpu_target, sandbox,
+                                                                       unchecked):
+    result = verify(BUILDS_AT_RUN_TIME, tiny_relu, cpu_target, sandbox, unchecked, runner)
+    assert result.status.value == "correct", result.reason
+    assert runner.servers_started == 1
+
+
+def test_a_good_solution_gets_the_same_verdict_in_both_modes(sandbox):
+    from benchmarks.kernels.tasks import load_tasks
+    from sandboxes.targets.npu.target import NpuTarget
+
+    from benchmarks.kernels.harness import EvalConfig
+
+    target = NpuTarget()
+    task = load_tasks("builtin:L1:add")[0]
+    source = (solutions_dir("builtin:reference", "npu") / "L1__add.py").read_text()
+    config = EvalConfig(warmup=0, min_timed_trials=2, timed_trials=2, timing_budget_s=0.0)
+    one_shot = evaluate(task, source, target, sandbox=sandbox, config=config).to_row()
+    runner = PersistentRunner()
+    try:
+        persistent = evaluate(task, source, target, sandbox=sandbox, config=config, runner=runner).to_row()
+    finally:
+        runner.close()
+    for row in (one_shot, persistent):
+        row.pop("seconds", None)
+        row.pop("phases", None)
+    assert one_shot["status"] == "correct", one_shot
+    assert persistent == one_shot

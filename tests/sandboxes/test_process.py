@@ -1,0 +1,91 @@
+"""Sandbox.spawn on both backends: pipes, per-request deadlines, limits and clean-up (docker marked ``docker``)."""
+
+import os
+import sys
+import time
+
+import pytest
+
+from sandboxes.base import Limits
+from sandboxes.process import ProcessExited
+
+ECHO = ("import os, sys\n"
+        "print(open('in.txt').read(), os.environ.get('GREETING'), flush=True)\n"
+        "for line in sys.stdin:\n"
+        "    print(line.strip()[::-1], flush=True)\n"
+        "    print('seen', line.strip(), file=sys.stderr, flush=True)\n")
+SMALL = Limits(memory_mb=256, pids=32, disk_mb=32)
+
+
+def test_requests_over_pipes_with_a_deadline(any_sandbox):
+    with any_sandbox.spawn([sys.executable, "-c", ECHO], files={"in.txt": b"file"}, env={"GREETING": "hi"},
+                           limits=SMALL) as process:
+        assert process.read_line(60) == b"file hi"
+        for word in ("one", "two"):
+            process.write(word.encode() + b"\n")
+            assert process.read_line(10) == word[::-1].encode()
+        with pytest.raises(TimeoutError):
+            process.read_line(0.3)
+        assert process.returncode is None
+        deadline = time.monotonic() + 5
+        while "seen two" not in process.stderr_tail() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert "seen one" in process.stderr_tail() and "seen two" in process.stderr_tail()
+
+
+def test_end_of_output_and_exit_code(any_sandbox):
+    with any_sandbox.spawn([sys.executable, "-c", "import sys; print('bye'); sys.exit(3)"], limits=SMALL) as process:
+        assert process.read_line(60) == b"bye"
+        with pytest.raises(ProcessExited):
+            process.read_line(10)
+        assert process.wait(10) == 3
+        with pytest.raises(ProcessExited):
+            process.write(b"anyone?\n" * 20000)
+
+
+DAEMON = ("import os, sys, time\n"
+          "if os.fork() == 0:\n"
+          "    os.setsid()\n"
+          "    time.sleep(300)\n"
+          "print(os.getpid(), flush=True)\n"
+          "sys.stdin.read()\n")
+
+
+def test_kill_takes_daemons_along_and_close_cleans_up(local_sandbox):
+    process = local_sandbox.spawn([sys.executable, "-c", DAEMON], limits=SMALL)
+    process.read_line(60)
+    workdirs_before = set(os.listdir(local_sandbox.base_dir))
+    assert workdirs_before
+    process.kill()
+    assert process.returncode == 137
+    process.close()
+    assert not set(os.listdir(local_sandbox.base_dir)) & workdirs_before
+    assert not [p for p in _host_processes() if "time.sleep(300)" in p]
+
+
+def _host_processes() -> list[str]:
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                found.append(handle.read().replace(b"\0", b" ").decode(errors="replace"))
+        except OSError:
+            pass
+    return found
+
+
+def test_memory_limit_kills_are_counted(any_sandbox):
+    hog = "import sys; print('start', flush=True); sys.stdin.readline(); x = bytearray(600 << 20); print(len(x))"
+    with any_sandbox.spawn([sys.executable, "-c", hog], limits=SMALL) as process:
+        assert process.read_line(60) == b"start"
+        before = process.oom_kills()
+        process.write(b"go\n")
+        with pytest.raises(ProcessExited):
+            process.read_line(60)
+        assert process.wait(30) == 137
+        if process.backend == "docker" or local_has_cgroups(any_sandbox):
+            assert process.oom_kills() > before
+
+
+def local_has_cgroups(sandbox) -> bool:
+    return bool(getattr(getattr(sandbox, "caps", None), "cgroups", False))
