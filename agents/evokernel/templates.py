@@ -1,14 +1,13 @@
 """Template kernels of a target, seen through the offline policy's ``TemplateLibrary`` protocol.
 
 On npu these are the simulator's parameterised operator templates: a task whose reference is one
-templated operator gets that template; the memory is seeded with every template's source as API
-knowledge. Other targets have no template library (the offline policy then cannot draft).
+templated operator (or a fusable chain) gets that template; the memory is seeded with every
+template's source as API knowledge. Other targets have no template library (the offline policy then cannot draft).
 """
 
 from __future__ import annotations
 
 import threading
-import types
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,16 +51,13 @@ class NpuTemplates:
 
 
 def _recognise(task: KernelTask) -> NpuTemplate | None:
-    """Trace the reference model; a single templated operator gets its template, anything else None."""
+    """The task's single templated operator or fused chain (as the npu reference solutions use), else None."""
+    from benchmarks.kernels.npu_references import task_operator
     from sandboxes.targets.npu.templates import get_template
-    from sandboxes.targets.npu.templates.recognize import recognise
 
-    module = types.ModuleType(f"evokernel_task_{task.name}")
-    exec(compile(task.source, str(task.path), "exec"), module.__dict__)  # built-in/user task: trusted reference
-    graph = recognise(module.Model(*module.get_init_inputs()), module.get_inputs())
-    if graph.unsupported or len(graph.ops) != 1:
+    spec = task_operator(task.source)  # built-in/user task: trusted reference
+    if isinstance(spec, str):
         return None
-    spec = graph.ops[0][1]
     template = get_template(spec.family)
     return NpuTemplate(template.family, dict(template.space), dict(template.defaults), spec)
 

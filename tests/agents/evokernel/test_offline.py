@@ -16,11 +16,14 @@ def relu():
     return load_tasks("builtin:L1:relu")[0]
 
 
-def test_templates_cover_single_operators_and_not_convolutions(policy, relu):
-    conv = load_tasks("builtin:L1:conv2d")[0]
+def test_templates_cover_single_operators_and_fused_chains_only(policy, relu):
+    conv, mse = load_tasks("builtin:L1:conv2d+builtin:L1:mse_loss")
+    attention = load_tasks("builtin:L2:attention")[0]
     assert policy.templates.template_for(relu).name == "elementwise"
-    assert policy.templates.template_for(conv) is None
-    assert policy.draft(conv, [], []) is None
+    assert policy.templates.template_for(conv).name == "conv2d"
+    assert policy.templates.template_for(mse).name == "full_reduce"
+    assert policy.templates.template_for(attention) is None
+    assert policy.draft(attention, [], []) is None
     assert template_library("cpu") is None
 
 

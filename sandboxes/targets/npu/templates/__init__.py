@@ -114,12 +114,60 @@ def render_solution(task_source: str, spec: OpSpec, params: dict | None = None) 
     model = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Model")
     methods = {n.name: n for n in model.body if isinstance(n, ast.FunctionDef)}
     init, forward = methods["__init__"], methods["forward"]
-    init_source = "\n".join("    " + line for line in _dedent(ast.get_source_segment(task_source, init)).splitlines())
+    init_text = _inline_helpers(tree, init) or _dedent(ast.get_source_segment(task_source, init))
+    init_text = init_text.replace(".eval()", ".train(False)")  # the same mode; the static checks refuse eval()
+    init_source = "\n".join("    " + line for line in init_text.splitlines())
     args = ", ".join(a.arg for a in forward.args.args)
     lines = ["", "", "\n".join(constants), "", "", "class ModelNew(nn.Module):",
              f'    """{spec.op} on the simulated NPU."""', "", init_source, "",
              f"    def forward({args}):", f"        return {spec.host_call()}", ""]
     return render_kernel(spec, params) + "\n".join(lines)
+
+
+def _inline_helpers(tree: ast.Module, init: ast.FunctionDef) -> str | None:
+    """``__init__`` with calls of the task's argument-free helper functions (``dense_matrix()``) replaced
+    by their bodies, so the solution rebuilds the same parameters; None when it calls none."""
+    helpers = {node.name: [s for s in node.body if not _is_docstring(s)]
+               for node in tree.body if isinstance(node, ast.FunctionDef) and _inlinable(node)}
+    inliner = _Inliner(helpers)
+    body = []
+    for statement in init.body:
+        statement = inliner.visit(statement)
+        body += inliner.pending + [statement]
+        inliner.pending = []
+    if not inliner.used:
+        return None
+    function = ast.FunctionDef(name=init.name, args=init.args, body=body, decorator_list=[], returns=None)
+    return ast.unparse(ast.fix_missing_locations(ast.copy_location(function, init)))
+
+
+class _Inliner(ast.NodeTransformer):
+    """Replaces ``helper()`` by the helper's return expression; its other statements go to ``pending``."""
+
+    def __init__(self, helpers: dict[str, list[ast.stmt]]):
+        self.helpers, self.pending, self.used = helpers, [], False
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        node = self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id in self.helpers and not node.args and not node.keywords:
+            steps = self.helpers[node.func.id]
+            self.pending += steps[:-1]
+            self.used = True
+            return steps[-1].value
+        return node
+
+
+def _inlinable(function: ast.FunctionDef) -> bool:
+    steps = [s for s in function.body if not _is_docstring(s)]
+    arguments = function.args
+    return (not function.decorator_list and not (arguments.args or arguments.vararg or arguments.kwonlyargs)
+            and bool(steps) and isinstance(steps[-1], ast.Return) and steps[-1].value is not None
+            and not any(isinstance(n, ast.Return) for s in steps[:-1] for n in ast.walk(s)))
+
+
+def _is_docstring(statement: ast.stmt) -> bool:
+    return isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant) \
+        and isinstance(statement.value.value, str)
 
 
 def _dedent(source: str) -> str:

@@ -34,6 +34,29 @@ def fuse_elementwise(graph: Graph) -> OpSpec | None:
     return OpSpec("+".join(s.op for s in stages), "elementwise", inputs, {"stages": stages})
 
 
+def fuse_reduction(graph: Graph) -> OpSpec | None:
+    """An element-wise prologue (one operator or a fusable chain) feeding a full reduction, as one
+    full_reduce operator whose tiles run the prologue in UB before they are accumulated."""
+    if len(graph.ops) < 2 or graph.unsupported or graph.output != graph.ops[-1][0]:
+        return None
+    last = graph.ops[-1][1]
+    feeding = graph.ops[-2][0]
+    if last.family != "full_reduce" or last.args != [feeding]:
+        return None
+    prologue = Graph(ops=graph.ops[:-1], output=feeding)
+    if len(prologue.ops) == 1:
+        first = prologue.ops[0][1]
+        chain = first if first.family == "elementwise" and ELEMENTWISE[first.op][0] == len(first.args) else None
+        stages = [first]
+    else:
+        chain = fuse_elementwise(prologue)
+        stages = chain.attrs["stages"] if chain else []
+    if chain is None or len(set(chain.args)) != len(chain.args):
+        return None
+    return OpSpec("+".join([s.op for s in stages] + [last.op]), "full_reduce", chain.args,
+                  {"stages": stages, "reduce": last.attrs["reduce"]})
+
+
 def _joins(spec: OpSpec, previous: str, inputs: list[str], results: set[str]) -> bool:
     """Whether ``spec`` can be the next stage after ``previous``."""
     if spec.args.count(previous) != 1 or ELEMENTWISE[spec.op][0] != len(spec.args):

@@ -10,11 +10,14 @@ import torch.fx
 from torch.fx.passes.shape_prop import ShapeProp
 
 from sandboxes.targets.npu.templates.ops import OpSpec
+from sandboxes.targets.npu.templates.recognize_nn import l2_pattern, module_spec, pool_spec
 
 ACTIVATIONS = {"relu", "sigmoid", "tanh", "silu", "gelu", "softplus", "elu", "hardtanh", "hardsigmoid", "leaky_relu"}
 MODULES = {"ReLU": "relu", "Sigmoid": "sigmoid", "Tanh": "tanh", "SiLU": "silu", "GELU": "gelu"}
 ARITH = {"add": "add", "sub": "sub", "mul": "mul", "iadd": "add", "imul": "mul"}
 DEFAULTS = {"leaky_relu": ("negative_slope", 0.01), "elu": ("alpha", 1.0)}
+MATMULS = ("matmul", "mm", "bmm", "mv")
+CASTS = ("to", "float", "half")
 
 
 @dataclass
@@ -46,10 +49,9 @@ class _Reader:
 
     def read(self) -> Graph:
         nodes = list(self.gm.graph.nodes)
-        rms = _rms_pattern(nodes)
-        if rms is not None:
-            node, spec = rms
-            self.graph.ops.append(("v0", spec))
+        rms, l2 = _rms_pattern(nodes), l2_pattern(nodes)
+        if rms is not None or l2 is not None:
+            self.graph.ops.append(("v0", rms[1] if rms is not None else l2))
             self.graph.output = "v0"
             return self.graph
         for node in nodes:
@@ -64,7 +66,7 @@ class _Reader:
         return self.graph
 
     def _operator(self, node: torch.fx.Node) -> bool:
-        if _is_transpose(node) or _is_values(node):
+        if _is_transpose(node) or _is_values(node) or self._folded_cast(node):
             self.names[node] = self.names.get(node.args[0], "")
             return True
         spec = self._spec(node)
@@ -89,6 +91,16 @@ class _Reader:
             return OpSpec("scale_shift", "elementwise", last.args, {"scale": scale, "shift": shift})
         return spec
 
+    def _folded_cast(self, node: torch.fx.Node) -> bool:
+        """A cast the matmul template does itself: of a matmul operand (B is cast to A's type), or to
+        float32 of a matmul result (the template accumulates and writes float32)."""
+        if node.op != "call_method" or node.target not in CASTS or not isinstance(node.args[0], torch.fx.Node):
+            return False
+        feeds_matmul = all(_op_name(self.gm, user) in MATMULS for user in node.users)
+        source = node.args[0]
+        from_matmul = _op_name(self.gm, source) in MATMULS and _dtype(node) == torch.float32
+        return feeds_matmul or from_matmul
+
     def _arg(self, value) -> str | None:
         return self.names.get(value) if isinstance(value, torch.fx.Node) else None
 
@@ -103,16 +115,27 @@ class _Reader:
             return OpSpec("square", "elementwise", [args[0]])
         if name in ("softmax", "log_softmax") and _last_dim(node):
             return OpSpec(name, "softmax", [args[0]])
-        if name in ("sum", "mean", "amax", "amin", "max", "min") and _last_dim(node) and not node.kwargs.get("keepdim"):
+        if name in ("sum", "mean", "amax", "amin", "max", "min", "argmax") and _last_dim(node) \
+                and not node.kwargs.get("keepdim"):
             kind = {"amax": "max", "amin": "min"}.get(name, name)
             return OpSpec(f"{kind}_rows", "row_reduce", [args[0]])
+        if name in ("sum", "mean") and len(node.args) == 1 and not node.kwargs and args[0]:
+            return OpSpec(f"{name}_all", "full_reduce", [args[0]], {"reduce": name})
+        if name == "cumsum" and _last_dim(node) and args[0]:
+            return OpSpec("cumsum", "scan", [args[0]])
+        if name == "contiguous" and _is_transpose(node.args[0]) and self._arg(node.args[0].args[0]):
+            return OpSpec("transpose", "transpose", [self._arg(node.args[0].args[0])])
+        if name in ("avg_pool2d", "max_pool2d") and args and args[0] and _rank(node.args[0]) == 4:
+            return pool_spec(name, node, args[0])
+        if node.op == "call_module" and args and args[0] and _rank(node.args[0]) == 4:
+            return module_spec(self.gm.get_submodule(node.target), node.target, args[0])
         if name == "LayerNorm":
             module = self.gm.get_submodule(node.target)
             attrs = {"eps": module.eps}
             if module.elementwise_affine:
                 attrs.update(weight=f"self.{node.target}.weight", bias=f"self.{node.target}.bias")
             return OpSpec("layer_norm", "norm", [args[0]], attrs)
-        if name in ("matmul", "mm", "bmm") and all(args[:2]):
+        if name in MATMULS and all(args[:2]):
             transposed = _is_transpose(node.args[1])
             return OpSpec("matmul", "matmul", args[:2], {"transpose_b": transposed})
         return None
@@ -161,6 +184,16 @@ def _activation(name: str, node: torch.fx.Node, arg: str) -> OpSpec:
 def _shape(node) -> tuple | None:
     meta = node.meta.get("tensor_meta") if isinstance(node, torch.fx.Node) else None
     return tuple(meta.shape) if meta is not None and hasattr(meta, "shape") else None
+
+
+def _dtype(node) -> torch.dtype | None:
+    meta = node.meta.get("tensor_meta") if isinstance(node, torch.fx.Node) else None
+    return getattr(meta, "dtype", None)
+
+
+def _rank(node) -> int:
+    shape = _shape(node)
+    return -1 if shape is None else len(shape)
 
 
 def _last_dim(node: torch.fx.Node) -> bool:

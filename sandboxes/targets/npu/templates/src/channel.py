@@ -57,41 +57,35 @@ class ChannelKernel:
         if self.nunits == 0:
             return
         params = self.params.Get(self.xGm.dtype)
-        used = {"batch_norm": 4, "group_norm": 2, "bias": 2}[AFFINE]
-        for k in range(used):
+        for k in range({"batch_norm": 4, "group_norm": 2, "bias": 2}[AFFINE]):
             CopyIn(params[k * self.cpad], self.paramGm[k], self.t.channels)
         for u in range(self.nunits):
-            base = u * self.cols
-            mean, rstd = self.Statistics(base) if AFFINE == "group_norm" else (0.0, 1.0)
+            row = self.xGm[u * self.cols]
+            mean, rstd = self.Statistics(row) if AFFINE == "group_norm" else (0.0, 1.0)
             for g in range(self.t.group):
-                channel = ((self.unit0 + u) * self.t.group + g) % self.t.channels
-                scale, shift = self.Coefficients(params, channel, mean, rstd)
-                self.Apply(base + g * self.t.plane, scale, shift)
+                c = ((self.unit0 + u) * self.t.group + g) % self.t.channels
+                weight, bias = params.GetValue(c), params.GetValue(self.cpad + c)
+                if AFFINE == "batch_norm":
+                    mean = params.GetValue(2 * self.cpad + c)
+                    rstd = 1.0 / ScalarSqrt(params.GetValue(3 * self.cpad + c) + EPS)
+                scale = 1.0 if AFFINE == "bias" else rstd * weight
+                offset = u * self.cols + g * self.t.plane
+                self.Apply(self.xGm[offset], self.yGm[offset], scale, bias - mean * scale)
 
-    def Coefficients(self, params, c, mean, rstd):
-        """(scale, shift) of channel c on the scalar unit."""
-        weight, bias = params.GetValue(c), params.GetValue(self.cpad + c)
-        if AFFINE == "bias":
-            return 1.0, bias
-        if AFFINE == "batch_norm":
-            mean = params.GetValue(2 * self.cpad + c)
-            rstd = 1.0 / ScalarSqrt(params.GetValue(3 * self.cpad + c) + EPS)
-        return rstd * weight, bias - mean * rstd * weight
-
-    def Load(self, offset, n):
+    def Load(self, src, n):
         x = self.inQueue.AllocTensor(self.xGm.dtype)
-        CopyIn(x, self.xGm[offset], n)
+        CopyIn(x, src, n)
         self.inQueue.EnQue(x)
         return self.inQueue.DeQue()
 
-    def Statistics(self, base):
+    def Statistics(self, row):
         """Mean and 1/std of one group: sums and sums of squares over its chunks."""
         scratch = self.work.Get(self.xGm.dtype)
         sq, work = scratch, scratch[self.padded]
         total, squares = 0.0, 0.0
         for start in range(0, self.cols, self.tile):
             n = min(self.tile, self.cols - start)
-            x = self.Load(base + start, n)
+            x = self.Load(row[start], n)
             Mul(sq, x, x, n)
             ReduceSum(work, x, work, n)
             total += work.GetValue(0)
@@ -101,10 +95,11 @@ class ChannelKernel:
         mean = total / self.cols
         return mean, 1.0 / ScalarSqrt(max(squares / self.cols - mean * mean, 0.0) + EPS)
 
-    def Apply(self, offset, scale, shift):
+    def Apply(self, src, dst, scale, shift):
+        """dst = src * scale + shift over one channel plane."""
         for start in range(0, self.t.plane, self.tile):
             n = min(self.tile, self.t.plane - start)
-            x = self.Load(offset + start, n)
+            x = self.Load(src[start], n)
             y = self.outQueue.AllocTensor(self.xGm.dtype)
             if AFFINE == "bias":
                 Adds(y, x, shift, n)
@@ -114,7 +109,7 @@ class ChannelKernel:
             self.outQueue.EnQue(y)
             self.inQueue.FreeTensor(x)
             y = self.outQueue.DeQue()
-            CopyOut(self.yGm[offset + start], y, n)
+            CopyOut(dst[start], y, n)
             self.outQueue.FreeTensor(y)
 
 

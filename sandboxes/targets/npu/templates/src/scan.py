@@ -34,7 +34,7 @@ class ScanKernel:
             for start in range(0, self.cols, self.tile):
                 n = min(self.tile, self.cols - start)
                 self.CopyIn(self.xGm[r * self.cols + start], n)
-                carry = self.Compute(n, carry)
+                carry = self.Compute(n, n - 1, carry)
                 self.CopyOut(self.yGm[r * self.cols + start], n)
 
     def CopyIn(self, src, n):
@@ -42,14 +42,14 @@ class ScanKernel:
         CopyIn(x, src, n)
         self.inQueue.EnQue(x)
 
-    def Compute(self, n, carry):
+    def Compute(self, n, last, carry):
         """Prefix sum of one chunk plus the total of the chunks before it; returns the new total."""
         x = self.inQueue.DeQue()
         y = self.outQueue.AllocTensor(self.xGm.dtype)
         CumSum(y, x, n)
         if carry != 0.0:
             Adds(y, y, carry, n)
-        carry = y.GetValue(n - 1)
+        carry = y.GetValue(last)
         self.outQueue.EnQue(y)
         self.inQueue.FreeTensor(x)
         return carry

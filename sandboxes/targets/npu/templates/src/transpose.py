@@ -40,12 +40,17 @@ class TransposeKernel:
             return
         self.BuildTable()
         for tile in range(self.tile0, self.tile0 + self.ntiles):
-            b, rest = divmod(tile, self.tiles_m * self.tiles_n)
-            i0, j0 = (rest // self.tiles_n) * TILE_ROWS, (rest % self.tiles_n) * TILE_COLS
-            rows, cols = min(TILE_ROWS, self.t.m - i0), min(TILE_COLS, self.t.n - j0)
-            self.CopyIn(b * self.t.m * self.t.n + i0 * self.t.n + j0, rows, cols)
-            self.Compute(cols)
-            self.CopyOut(b * self.t.m * self.t.n + j0 * self.t.m + i0, rows, cols)
+            self.CopyIn(tile)
+            self.Compute(tile)
+            self.CopyOut(tile)
+
+    def Geometry(self, tile):
+        """(offset of the tile in x, offset of its transpose in y, rows, cols) of one tile."""
+        t = self.t
+        b, rest = divmod(tile, self.tiles_m * self.tiles_n)
+        i0, j0 = (rest // self.tiles_n) * TILE_ROWS, (rest % self.tiles_n) * TILE_COLS
+        base = b * t.m * t.n
+        return base + i0 * t.n + j0, base + j0 * t.m + i0, min(TILE_ROWS, t.m - i0), min(TILE_COLS, t.n - j0)
 
     def BuildTable(self):
         """Output element j * TILE_ROWS + i reads input element i * TILE_COLS + j (byte offsets)."""
@@ -56,25 +61,29 @@ class TransposeKernel:
         for j in range(1, TILE_COLS):
             Adds(table[j * TILE_ROWS], table, j * size, TILE_ROWS)
 
-    def CopyIn(self, offset, rows, cols):
+    def CopyIn(self, tile):
+        """Rows of the tile at a pitch of TILE_COLS (DataCopyPad rows start on 32-byte blocks)."""
+        src, _, rows, cols = self.Geometry(tile)
         size = sizeof(self.xGm.dtype)
         x = self.inQueue.AllocTensor(self.xGm.dtype)
         gap = (TILE_COLS - AlignUp(cols, 32 // size)) * size // 32
-        DataCopyPad(x, self.xGm[offset], DataCopyExtParams(rows, cols * size, (self.t.n - cols) * size, gap))
+        DataCopyPad(x, self.xGm[src], DataCopyExtParams(rows, cols * size, (self.t.n - cols) * size, gap))
         self.inQueue.EnQue(x)
 
-    def Compute(self, cols):
+    def Compute(self, tile):
+        _, _, _, cols = self.Geometry(tile)
         x = self.inQueue.DeQue()
         y = self.outQueue.AllocTensor(self.xGm.dtype)
         Gather(y, x, self.table.Get(int32), 0, cols * TILE_ROWS)
         self.outQueue.EnQue(y)
         self.inQueue.FreeTensor(x)
 
-    def CopyOut(self, offset, rows, cols):
+    def CopyOut(self, tile):
+        _, dst, rows, cols = self.Geometry(tile)
         size = sizeof(self.xGm.dtype)
         y = self.outQueue.DeQue()
         gap = (TILE_ROWS - AlignUp(rows, 32 // size)) * size // 32
-        DataCopyPad(self.yGm[offset], y, DataCopyExtParams(cols, rows * size, gap, (self.t.m - rows) * size))
+        DataCopyPad(self.yGm[dst], y, DataCopyExtParams(cols, rows * size, gap, (self.t.m - rows) * size))
         self.outQueue.FreeTensor(y)
 
 

@@ -68,14 +68,17 @@ class WindowKernel:
         if WINDOW == "depthwise":
             CopyIn(self.weights.Get(self.xGm.dtype), self.wGm, self.t.channels * KH * KW)
         for unit in range(self.unit0, self.unit0 + self.units):
-            plane, band = divmod(unit, self.bands)
-            oh0 = band * self.t.rows
-            rows = min(self.t.rows, self.t.oh - oh0)
-            self.LoadBand(plane, oh0, rows)
+            self.LoadBand(unit)
             if WINDOW == "img2col":
-                self.Img2col(plane, oh0, rows)
+                self.Img2col(unit)
             else:
-                self.Reduce(plane, oh0, rows)
+                self.Reduce(unit)
+
+    def Geometry(self, unit):
+        """(plane, first output row, output rows) of one (plane, band) unit."""
+        plane, band = divmod(unit, self.bands)
+        oh0 = band * self.t.rows
+        return plane, oh0, min(self.t.rows, self.t.oh - oh0)
 
     def BuildTable(self):
         """Byte offsets of every output position's window origin: (r * STRIDE * pitch + ow * STRIDE) * size."""
@@ -86,9 +89,10 @@ class WindowKernel:
         for r in range(1, self.gather_rows):
             Adds(table[r * self.owp], table, r * STRIDE * self.pitch * size, self.owp)
 
-    def LoadBand(self, plane, oh0, rows):
-        """Rows ih0 .. ih0 + in_rows of the plane, FILL where they fall outside the image."""
+    def LoadBand(self, unit):
+        """Input rows ih0 .. ih0 + in_rows of the band, FILL where they fall outside the image."""
         t = self.t
+        plane, oh0, rows = self.Geometry(unit)
         band = self.inQueue.AllocTensor(self.xGm.dtype)
         Duplicate(band, -math.inf if WINDOW == "max" else 0.0, self.band)
         SetFlag(HardEvent.V_MTE2, 0)
@@ -100,70 +104,72 @@ class WindowKernel:
         DataCopyPad(band[LEAD + (first - ih0) * self.pitch], self.xGm[(plane * t.h + first) * t.w], params)
         self.inQueue.EnQue(band)
 
-    def GatherTaps(self, dst, band, kh, kw, rows):
-        """The taps at (kh, kw) of ``rows`` output rows (every input row of the band when STRIDE is 1)."""
-        size = sizeof(self.xGm.dtype)
-        base = (LEAD + kh * self.pitch + kw - PAD) * size
-        Gather(dst, band, self.table.Get(int32), base, rows * self.owp)
-
-    def Reduce(self, plane, oh0, rows):
+    def Reduce(self, unit):
+        """One output band: the taps combined by WINDOW (sum, max or weighted sum)."""
+        plane, oh0, rows = self.Geometry(unit)
+        size, n = sizeof(self.xGm.dtype), rows * self.owp
         band = self.inQueue.DeQue()
         acc = self.outQueue.AllocTensor(self.xGm.dtype)
-        taps = self.taps.Get(self.xGm.dtype)
-        n = rows * self.owp
+        taps, table = self.taps.Get(self.xGm.dtype), self.table.Get(int32)
+        weights = (plane % self.t.channels) * KH * KW
         for kw in range(KW):
             if STRIDE == 1:
-                self.GatherTaps(taps, band, 0, kw, rows + KH - 1)
+                Gather(taps, band, table, (LEAD + kw - PAD) * size, (rows + KH - 1) * self.owp)
             for kh in range(KH):
                 if STRIDE != 1:
-                    self.GatherTaps(taps, band, kh, kw, rows)
+                    Gather(taps, band, table, (LEAD + kh * self.pitch + kw - PAD) * size, n)
                 tap = taps[kh * self.owp] if STRIDE == 1 else taps
-                self.Combine(acc, tap, n, kh * KW + kw, plane % self.t.channels)
+                self.Combine(acc, tap, n, kh == 0 and kw == 0, weights + kh * KW + kw)
         if WINDOW == "avg":
             Muls(acc, acc, 1.0 / (KH * KW), n)
         self.inQueue.FreeTensor(band)
         self.outQueue.EnQue(acc)
         acc = self.outQueue.DeQue()
-        self.Store(self.yGm[(plane * self.t.oh + oh0) * self.t.ow], acc, rows)
+        self.Store(self.yGm[(plane * self.t.oh + oh0) * self.t.ow], acc, rows, rows * self.t.ow)
         self.outQueue.FreeTensor(acc)
 
-    def Combine(self, acc, tap, n, index, channel):
-        """acc (op)= tap for window position ``index`` (the first position initialises acc)."""
+    def Combine(self, acc, tap, n, first, weight_index):
+        """acc (op)= tap; the first tap initialises acc."""
         if WINDOW == "depthwise":
-            weight = self.weights.Get(self.xGm.dtype).GetValue(channel * KH * KW + index)
-            if index == 0:
+            weight = self.weights.Get(self.xGm.dtype).GetValue(weight_index)
+            if first:
                 Muls(acc, tap, weight, n)
             else:
                 Axpy(acc, tap, weight, n)
-        elif index == 0:
+        elif first:
             DataCopy(acc, tap, n)
         elif WINDOW == "max":
             Max(acc, acc, tap, n)
         else:
             Add(acc, acc, tap, n)
 
-    def Img2col(self, plane, oh0, rows):
-        """col[n, c * KH * KW + tap, p] for every tap: one row of the matrix conv2d multiplies."""
-        band = self.inQueue.DeQue()
-        ohw = self.t.oh * self.t.ow
+    def Img2col(self, unit):
+        """col[n, c * KH * KW + tap, p] for every tap: the rows of the matrix conv2d multiplies."""
+        plane, oh0, rows = self.Geometry(unit)
+        size, ohw = sizeof(self.xGm.dtype), self.t.oh * self.t.ow
+        band, table = self.inQueue.DeQue(), self.table.Get(int32)
         for kw in range(KW):
             for kh in range(KH if STRIDE != 1 else 1):
                 taps = self.outQueue.AllocTensor(self.xGm.dtype)
-                self.GatherTaps(taps, band, kh, kw, rows + KH - 1 if STRIDE == 1 else rows)
+                if STRIDE == 1:
+                    Gather(taps, band, table, (LEAD + kw - PAD) * size, (rows + KH - 1) * self.owp)
+                else:
+                    Gather(taps, band, table, (LEAD + kh * self.pitch + kw - PAD) * size, rows * self.owp)
                 self.outQueue.EnQue(taps)
                 taps = self.outQueue.DeQue()
                 for k in (range(KH) if STRIDE == 1 else [kh]):
                     tap = taps[k * self.owp] if STRIDE == 1 else taps
-                    self.Store(self.yGm[(plane * KH * KW + k * KW + kw) * ohw + oh0 * self.t.ow], tap, rows)
+                    row = (plane * KH * KW + k * KW + kw) * ohw + oh0 * self.t.ow
+                    self.Store(self.yGm[row], tap, rows, rows * self.t.ow)
                 self.outQueue.FreeTensor(taps)
         self.inQueue.FreeTensor(band)
 
-    def Store(self, dst, src, rows):
-        ow = self.t.ow
-        if ow == self.owp:
-            CopyOut(dst, src, rows * ow)
+    def Store(self, dst, src, rows, count):
+        """Output rows from UB (at a pitch of OW padded to 8) to consecutive GM rows."""
+        if self.t.ow == self.owp:
+            CopyOut(dst, src, count)
         else:
-            DataCopyPad(dst, src, DataCopyExtParams(rows, ow * sizeof(self.xGm.dtype), 0, 0))
+            DataCopyPad(dst, src, DataCopyExtParams(rows, self.t.ow * sizeof(self.xGm.dtype), 0, 0))
 
 
 @kernel

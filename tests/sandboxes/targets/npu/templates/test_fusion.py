@@ -7,7 +7,7 @@ import torch.nn.functional as F
 from sandboxes.targets.npu.eager import run_eager
 from sandboxes.targets.npu.launch import capture
 from sandboxes.targets.npu.templates import render_kernel
-from sandboxes.targets.npu.templates.fusion import fuse_elementwise
+from sandboxes.targets.npu.templates.fusion import fuse_elementwise, fuse_reduction
 from sandboxes.targets.npu.templates.recognize import recognise
 from tests.sandboxes.targets.npu.templates.test_init import load
 
@@ -43,3 +43,27 @@ def test_fused_chain_matches_torch_and_beats_eager():
 
 def test_chains_that_need_an_overwritten_input_do_not_fuse():
     assert fuse_elementwise(recognise(ReusesFirstInput(), [torch.randn(8), torch.randn(8)])) is None
+
+
+class MeanSquaredError(nn.Module):
+    def forward(self, pred, target):
+        return torch.mean((pred - target) ** 2)
+
+
+class SumOfRelu(nn.Module):
+    def forward(self, x):
+        return torch.relu(x).sum()
+
+
+def test_elementwise_prologue_fuses_into_the_full_reduction():
+    a, b = torch.randn(4, 3000), torch.randn(4, 3000)
+    for model, inputs in ((MeanSquaredError(), [a, b]), (SumOfRelu(), [a])):
+        spec = fuse_reduction(recognise(model, inputs))
+        assert spec is not None and spec.family == "full_reduce" and len(spec.args) == len(inputs)
+        module = load(render_kernel(spec, {"TILE_LENGTH": 1024}))
+        with capture() as launches:
+            out = module.run_full_reduce(*inputs)
+        torch.testing.assert_close(out, model(*inputs), atol=1e-3, rtol=1e-5)
+        eager = run_eager(model, inputs)
+        assert len(launches) == 2 and eager.profile.cycles > 1.3 * sum(launch.cycles for launch in launches)
+    assert fuse_reduction(recognise(ReusesFirstInput(), [a, b])) is None

@@ -23,7 +23,8 @@ def load(source: str) -> types.ModuleType:
 
 def test_list_templates_exposes_families_sources_and_spaces():
     families = {t["family"]: t for t in list_templates()}
-    assert set(families) == {"elementwise", "row_reduce", "softmax", "norm", "matmul"}
+    assert set(families) == {"elementwise", "row_reduce", "softmax", "norm", "matmul", "scan", "full_reduce",
+                             "channel", "window", "transpose", "conv2d"}
     for template in families.values():
         assert "${" in template["source"] and "@kernel" in template["source"]
         assert all(template["defaults"][k] in v for k, v in template["space"].items())
@@ -54,7 +55,7 @@ def test_binary_ops_cover_every_listed_operator():
 
 
 @pytest.mark.parametrize("op,fn", [("sum_rows", lambda x: x.sum(1)), ("max_rows", lambda x: x.max(1).values),
-                                   ("mean_rows", lambda x: x.mean(1))])
+                                   ("mean_rows", lambda x: x.mean(1)), ("argmax_rows", lambda x: x.argmax(1))])
 def test_row_reduce(op, fn):
     module = load(render_kernel(OpSpec(op, "row_reduce", ["x"]), {"TILE_LENGTH": 1024}))
     x = torch.randn(5, 2500)
@@ -68,6 +69,74 @@ def test_softmax_over_chunked_rows(op, fn):
     torch.testing.assert_close(module.run_softmax(x), fn(x, dim=1), atol=1e-6, rtol=1e-4)
 
 
+def test_cumsum_carries_the_total_across_chunks():
+    module = load(render_kernel(OpSpec("cumsum", "scan", ["x"]), {"TILE_LENGTH": 1024}))
+    x = torch.randn(3, 2500)
+    torch.testing.assert_close(module.run_scan(x), x.cumsum(1), atol=1e-4, rtol=1e-4)
+
+
+@pytest.mark.parametrize("stages,reduce", [((), "sum"), (("sub", "square"), "mean")])
+def test_full_reduce_with_a_fused_prologue(stages, reduce):
+    specs = [OpSpec(op, "elementwise", ["a", "b"] if op == "sub" else ["v0"]) for op in stages]
+    args = ["a", "b"] if stages else ["a"]
+    spec = OpSpec("reduction", "full_reduce", args, {"stages": specs, "reduce": reduce})
+    module = load(render_kernel(spec, {"TILE_LENGTH": 1024, "BLOCK_DIM": 5}))
+    a, b = torch.randn(7, 1001), torch.randn(7, 1001)
+    want = torch.mean((a - b) ** 2) if stages else a.sum()
+    torch.testing.assert_close(module.run_full_reduce(*[a, b][:len(args)]), want, atol=1e-3, rtol=1e-5)
+
+
+def test_batch_and_group_norm_over_channels():
+    x, w, b = torch.randn(2, 6, 9, 11), torch.rand(6) + 0.5, torch.randn(6)
+    mean, var = torch.randn(6), torch.rand(6) + 0.5
+    batch = load(render_kernel(OpSpec("batch_norm", "channel", ["x"], {"eps": 1e-5}), {"TILE_LENGTH": 64}))
+    torch.testing.assert_close(batch.run_channel(x, w, b, mean, var),
+                               F.batch_norm(x, mean, var, w, b, False, 0.1, 1e-5), atol=1e-5, rtol=1e-4)
+    group = load(render_kernel(OpSpec("group_norm", "channel", ["x"], {"eps": 1e-5, "groups": 3}),
+                               {"TILE_LENGTH": 64}))
+    torch.testing.assert_close(group.run_channel(x, w, b), F.group_norm(x, 3, w, b, 1e-5), atol=1e-5, rtol=1e-4)
+
+
+WINDOWS = [("avg_pool2d", (3, 1, 1), lambda x, w: F.avg_pool2d(x, 3, 1, 1)),
+           ("avg_pool2d", (3, 2, 1), lambda x, w: F.avg_pool2d(x, 3, 2, 1)),
+           ("max_pool2d", (2, 2, 0), lambda x, w: F.max_pool2d(x, 2, 2)),
+           ("max_pool2d", (3, 2, 1), lambda x, w: F.max_pool2d(x, 3, 2, 1)),
+           ("depthwise_conv2d", (3, 1, 1), lambda x, w: F.conv2d(x, w, padding=1, groups=3))]
+
+
+@pytest.mark.parametrize("op,window,fn", WINDOWS)
+def test_window_operators_with_ragged_bands_and_padding(op, window, fn):
+    size, stride, pad = window
+    spec = OpSpec(op, "window", ["x"], {"kh": size, "kw": size, "stride": stride, "pad": pad})
+    module = load(render_kernel(spec, {"TILE_LENGTH": 64, "BLOCK_DIM": 5}))
+    x, w = torch.randn(2, 3, 13, 21), torch.randn(3, 1, 3, 3)
+    got = module.run_window(x, w) if op.startswith("depthwise") else module.run_window(x)
+    torch.testing.assert_close(got, fn(x, w), atol=1e-5, rtol=1e-5)
+
+
+@pytest.mark.parametrize("shape", [(37, 45), (2, 24, 40)])
+def test_transpose_of_ragged_tiles(shape):
+    module = load(render_kernel(OpSpec("transpose", "transpose", ["x"]), {"TILE_ROWS": 16, "TILE_COLS": 32}))
+    x = torch.randn(*shape)
+    torch.testing.assert_close(module.run_transpose(x), x.transpose(-1, -2).contiguous())
+
+
+def test_conv2d_as_img2col_cube_matmul_and_bias():
+    spec = OpSpec("conv2d", "conv2d", ["x", "w", "b"], {"kh": 3, "kw": 3, "stride": 1, "pad": 1})
+    module = load(render_kernel(spec, {"TILE_LENGTH": 1024}))
+    x, w, b = torch.randn(2, 5, 12, 10), torch.randn(7, 5, 3, 3), torch.randn(7)
+    with capture() as launches:
+        got = module.run_conv2d(x, w, b)
+    torch.testing.assert_close(got, F.conv2d(x, w, b, padding=1), atol=1e-4, rtol=1e-4)
+    assert [launch.kernel for launch in launches] == ["window_kernel", "matmul_kernel", "channel_kernel"]
+
+
+def test_matmul_casts_b_to_the_type_of_a():
+    module = load(render_kernel(OpSpec("matmul", "matmul", ["a", "b"])))
+    a, v = torch.randn(100, 70).half(), torch.randn(70)
+    torch.testing.assert_close(module.run_matmul(a, v), a.float() @ v.half().float(), atol=1e-3, rtol=1e-3)
+
+
 def test_layer_and_rms_norm():
     x, w, b = torch.randn(6, 1000), torch.rand(1000) + 0.5, torch.randn(1000)
     layer = load(render_kernel(OpSpec("layer_norm", "norm", ["x"], {"eps": 1e-5}), {"TILE_LENGTH": 1024}))
@@ -75,6 +144,8 @@ def test_layer_and_rms_norm():
     rms = load(render_kernel(OpSpec("rms_norm", "norm", ["x"], {"eps": 1e-6}), {"TILE_LENGTH": 1024}))
     want = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
     torch.testing.assert_close(rms.run_norm(x), want, atol=1e-5, rtol=1e-4)
+    l2 = load(render_kernel(OpSpec("l2_normalize", "norm", ["x"]), {"TILE_LENGTH": 1024}))
+    torch.testing.assert_close(l2.run_norm(x), x / x.norm(dim=1, keepdim=True), atol=1e-6, rtol=1e-5)
 
 
 @pytest.mark.parametrize("shape_a,shape_b,transpose", [((70, 90), (90, 40), False), ((70, 90), (40, 90), True),

@@ -68,7 +68,43 @@ def test_transposed_matmul_and_module_chain():
 
 
 def test_unsupported_and_last_dim_rules():
-    graph, _ = ops(Lambda(lambda x: torch.cumsum(x, 1)), torch.randn(4, 16))
-    assert "cumsum" in graph.unsupported
+    graph, _ = ops(Lambda(lambda x: torch.cumsum(x, 0)), torch.randn(4, 16))
+    assert "cumsum" in graph.unsupported  # only the last dimension has a scan template
     graph, _ = ops(Lambda(lambda x: torch.softmax(x, 0)), torch.randn(4, 16))
     assert graph.unsupported  # softmax over the first dimension has no template
+
+
+class Cast(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("weight", torch.randn(8, 6).half())
+
+    def forward(self, x):
+        return torch.mv(self.weight, x.to(self.weight.dtype)).float()
+
+
+def test_row_ops_full_reductions_transpose_and_folded_casts():
+    x = torch.randn(4, 16)
+    assert ops(Lambda(lambda x: torch.argmax(x, dim=1)), x)[1] == [("argmax_rows", {})]
+    assert ops(Lambda(lambda x: torch.cumsum(x, dim=-1)), x)[1] == [("cumsum", {})]
+    assert ops(Lambda(lambda x: x / torch.norm(x, p=2, dim=1, keepdim=True)), x)[1] == [("l2_normalize", {})]
+    assert ops(Lambda(lambda x: x.t().contiguous()), x)[1] == [("transpose", {})]
+    assert ops(Lambda(lambda x: torch.mean(x)), x)[1] == [("mean_all", {"reduce": "mean"})]
+    graph, found = ops(Cast(), torch.randn(6))
+    assert found == [("matmul", {"transpose_b": False})] and graph.ops[0][1].args == ["self.weight", "x"]
+
+
+def test_nchw_layers_and_pools():
+    x = torch.randn(2, 4, 8, 8)
+    conv, found = ops(Lambda(nn.Conv2d(4, 6, 3, padding=1)), x)
+    assert found == [("conv2d", {"kh": 3, "kw": 3, "stride": 1, "pad": 1})]
+    assert conv.ops[0][1].args == ["x", "self.fn.weight", "self.fn.bias"]
+    assert ops(Lambda(nn.Conv2d(4, 4, 3, groups=4, bias=False)), x)[1][0][0] == "depthwise_conv2d"
+    assert ops(Lambda(nn.BatchNorm2d(4).eval()), x)[1] == [("batch_norm", {"eps": 1e-5})]
+    assert ops(Lambda(nn.GroupNorm(2, 4)), x)[1] == [("group_norm", {"eps": 1e-5, "groups": 2})]
+    assert ops(Lambda(lambda x: F.max_pool2d(x, 2)), x)[1] == [("max_pool2d", {"kh": 2, "kw": 2, "stride": 2,
+                                                                               "pad": 0})]
+    assert ops(Lambda(lambda x: F.avg_pool2d(x, 3, 1, 1)), x)[1][0][0] == "avg_pool2d"
+    for unsupported in (Lambda(nn.BatchNorm2d(4)), Lambda(nn.Conv2d(4, 6, 3, dilation=2)),
+                        Lambda(lambda x: F.avg_pool2d(x, 3, 1, 1, count_include_pad=False))):
+        assert ops(unsupported, x)[0].unsupported  # training-mode batch norm, dilation, excluded padding
