@@ -8,6 +8,7 @@ import typer
 
 from benchmarks.kernels.harness import EvalConfig
 from benchmarks.kernels.plot import speedup_plot
+from benchmarks.kernels.runner.persistent import VerifierPool
 from benchmarks.kernels.suite import build_report, default_jobs, pair_solutions, run_pairs, solutions_dir
 from benchmarks.kernels.tasks import load_tasks
 from benchmarks.kernels.throughput import measure_throughput
@@ -35,7 +36,11 @@ def bench_kernels(
     trials: Annotated[int, typer.Option(help="Correctness trials with fresh inputs.")] = 5,
     timing_budget: Annotated[float, typer.Option(help="Seconds of timing per solution.")] = 3.0,
     sandbox: Annotated[Optional[str], typer.Option(help="Sandbox backend: auto, local or docker.")] = None,
-    throughput: Annotated[bool, typer.Option(help="Measure solutions per minute, cold and warm build cache.")]
+    throughput: Annotated[bool, typer.Option(help="Measure solutions per minute: cold and warm build cache, "
+                                                  "and warm through persistent runners.")]
+    = False,
+    persistent: Annotated[bool, typer.Option(help="Verify through long-lived trusted runners (one per job) "
+                                                  "instead of a fresh sandboxed runner per solution.")]
     = False,
     json_path: JsonOption = None,
 ) -> None:
@@ -51,17 +56,20 @@ def bench_kernels(
     jobs = jobs or default_jobs(threads)
     box = get_sandbox(sandbox)
     run = Run.create("bench-kernels", {"target": target, "tasks": tasks, "solutions": solutions, "jobs": jobs,
-                                       "throughput": throughput, "evaluation": config.model_dump()})
-    with run.active():
+                                       "throughput": throughput, "persistent": persistent,
+                                       "evaluation": config.model_dump()})
+    with run.active(), VerifierPool() as pool:
         if throughput:
             report = measure_throughput(pairs, lambda: get_target(target), box, config, jobs)
         else:
-            report = _evaluate_all(pairs, missing, chosen, box, config, jobs, run, f"{solutions} on {target}")
+            report = _evaluate_all(pairs, missing, chosen, box, config, jobs, run, f"{solutions} on {target}",
+                                   pool if persistent else None)
         run.write_report(report)
     emit_report(report, json_path, run)
 
 
-def _evaluate_all(pairs, missing, target: Target, box, config: EvalConfig, jobs: int, run: Run, title: str) -> Report:
+def _evaluate_all(pairs, missing, target: Target, box, config: EvalConfig, jobs: int, run: Run, title: str,
+                  runner: VerifierPool | None) -> Report:
     with Progress(f"kernels on {target.name}", total=len(pairs)) as progress:
         def on_result(done, pair, result) -> None:
             """Log each verdict to the run and advance the progress bar."""
@@ -69,8 +77,10 @@ def _evaluate_all(pairs, missing, target: Target, box, config: EvalConfig, jobs:
                      speedup=result.speedup)
             progress.update(step=done, best=f"{pair.label}: {result.status.value}")
 
-        results = run_pairs(pairs, target, sandbox=box, config=config, jobs=jobs, on_result=on_result)
+        results = run_pairs(pairs, target, sandbox=box, config=config, jobs=jobs, on_result=on_result, runner=runner)
     report = build_report(pairs, results, target, missing, title)
+    if runner is not None:
+        report.summary["persistent_servers_started"] = runner.servers_started
     plot = speedup_plot(results, [p.label for p in pairs], run.artifacts / "speedup.png", title)
     if plot is not None:
         report.summary["plot"] = str(plot)

@@ -9,6 +9,7 @@ from typing import Any
 
 from benchmarks.kernels.harness import EvalConfig, evaluate
 from benchmarks.kernels.result import KernelResult
+from benchmarks.kernels.runner.persistent import VerifierPool
 from benchmarks.kernels.tasks import KernelTask, load_tasks
 from sandboxes.errors import UserError
 from sandboxes.targets.base import Target
@@ -29,14 +30,25 @@ def make_target(name: str) -> Target:
 
 
 class KernelEnv:
-    """Verifies candidate solutions through the harness; identical sources are verified once."""
+    """Verifies candidate solutions through the harness; identical sources are verified once.
 
-    def __init__(self, target: Target, evaluation: EvalConfig | None = None, sandbox: Any = None):
+    ``persistent``: verify through long-lived trusted runners (one per concurrently verifying worker,
+    reused for every later candidate) instead of a fresh sandboxed runner per candidate; :meth:`close`
+    stops them."""
+
+    def __init__(self, target: Target, evaluation: EvalConfig | None = None, sandbox: Any = None,
+                 persistent: bool = True):
         self.target = target
         self.evaluation = evaluation or EvalConfig()
         self.sandbox = sandbox
+        self.verifiers = VerifierPool() if persistent else None
         self._cache: dict[str, dict[str, Any]] = {}
         self._lock = threading.Lock()
+
+    def close(self) -> None:
+        """Stop the persistent runners (a later verify starts new ones)."""
+        if self.verifiers is not None:
+            self.verifiers.close()
 
     @property
     def language(self) -> str:
@@ -52,7 +64,8 @@ class KernelEnv:
             cached = self._cache.get(key)
         if cached is not None:
             return {**cached, "cached": True}
-        result = evaluate(task, source, self.target, sandbox=self.sandbox, config=self.evaluation)
+        result = evaluate(task, source, self.target, sandbox=self.sandbox, config=self.evaluation,
+                          runner=self.verifiers)
         outcome = verdict(result)
         with self._lock:
             self._cache[key] = outcome

@@ -16,6 +16,7 @@ from typing import Callable, Sequence
 from benchmarks.kernels.harness import EvalConfig, evaluate_file
 from benchmarks.kernels.metrics import summarize
 from benchmarks.kernels.result import KernelResult
+from benchmarks.kernels.runner.persistent import TrustedRunner
 from benchmarks.kernels.tasks import KernelTask
 from benchmarks.report import Report
 from sandboxes.base import Sandbox
@@ -79,12 +80,14 @@ def default_jobs(threads: int = 1) -> int:
 
 def run_pairs(pairs: Sequence[Pairing], target: Target, *, sandbox: Sandbox | None = None,
               config: EvalConfig | None = None, jobs: int = 1,
-              on_result: Callable[[int, Pairing, KernelResult], None] | None = None) -> list[KernelResult]:
-    """Evaluate every pair with at most ``jobs`` at a time; results keep the order of ``pairs``."""
+              on_result: Callable[[int, Pairing, KernelResult], None] | None = None,
+              runner: TrustedRunner | None = None) -> list[KernelResult]:
+    """Evaluate every pair with at most ``jobs`` at a time; results keep the order of ``pairs``.
+    ``runner``: e.g. a ``VerifierPool`` (default: a one-shot trusted runner per solution)."""
     results: list[KernelResult | None] = [None] * len(pairs)
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         futures = {pool.submit(contextvars.copy_context().run, evaluate_file, p.task, p.solution, target,
-                               sandbox=sandbox, config=config): i for i, p in enumerate(pairs)}
+                               sandbox=sandbox, config=config, runner=runner): i for i, p in enumerate(pairs)}
         for done, future in enumerate(as_completed(futures), start=1):
             index = futures[future]
             results[index] = future.result()

@@ -1,4 +1,5 @@
-"""Harness throughput: evaluated solutions per minute with a cold and with a warm build cache."""
+"""Harness throughput: evaluated solutions per minute with a cold and with a warm build cache, and with
+a warm cache through persistent trusted runners (one per job, started inside the measured time)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
 from benchmarks.kernels.harness import EvalConfig
+from benchmarks.kernels.runner.persistent import VerifierPool
 from benchmarks.kernels.suite import Pairing, run_pairs
 from benchmarks.report import Report
 from sandboxes.base import Sandbox
@@ -37,9 +39,11 @@ def fresh_cache() -> Iterator[Path]:
 
 
 def _timed_pass(phase: str, pairs: Sequence[Pairing], target: Target, sandbox: Sandbox, config: EvalConfig,
-                jobs: int) -> dict:
+                jobs: int, persistent: bool = False) -> dict:
     started = time.perf_counter()
-    results = run_pairs(pairs, target, sandbox=sandbox, config=config, jobs=jobs)
+    with VerifierPool() as pool:
+        results = run_pairs(pairs, target, sandbox=sandbox, config=config, jobs=jobs,
+                            runner=pool if persistent else None)
     seconds = time.perf_counter() - started
     row = {"phase": phase, "solutions": len(results), "correct": sum(r.correct for r in results),
            "seconds": round(seconds, 2), "solutions_per_minute": round(60.0 * len(results) / seconds, 2),
@@ -52,12 +56,18 @@ def _timed_pass(phase: str, pairs: Sequence[Pairing], target: Target, sandbox: S
 
 def measure_throughput(pairs: Sequence[Pairing], make_target: Callable[[], Target], sandbox: Sandbox,
                        config: EvalConfig, jobs: int) -> Report:
-    """Evaluate ``pairs`` twice in one run: first with an empty build cache, then with it warm."""
+    """Evaluate ``pairs`` three times in one run: one-shot runners with an empty build cache, then with it
+    warm, then persistent runners with the warm cache (same solutions, same verdicts expected)."""
     with fresh_cache():
         cold = _timed_pass("cold cache", pairs, make_target(), sandbox, config, jobs)
         warm = _timed_pass("warm cache", pairs, make_target(), sandbox, config, jobs)
+        persistent = _timed_pass("warm cache, persistent runner", pairs, make_target(), sandbox, config, jobs,
+                                 persistent=True)
     summary = {"solutions": len(pairs), "jobs": jobs, "cold_solutions_per_minute": cold["solutions_per_minute"],
                "warm_solutions_per_minute": warm["solutions_per_minute"],
                "warm_over_cold": round(warm["solutions_per_minute"] / cold["solutions_per_minute"], 3),
+               "persistent_solutions_per_minute": persistent["solutions_per_minute"],
+               "persistent_over_one_shot": round(persistent["solutions_per_minute"] / warm["solutions_per_minute"], 3),
+               "same_correct": persistent["correct"] == warm["correct"],
                "timing_budget_s": config.timing_budget_s}
-    return Report(summary=summary, rows=[cold, warm], title="kernel harness throughput")
+    return Report(summary=summary, rows=[cold, warm, persistent], title="kernel harness throughput")

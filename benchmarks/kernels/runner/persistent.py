@@ -6,7 +6,7 @@ checked exactly like the one-shot runner's (:func:`launch.parse_verdict`). The w
 (``EvalConfig.timeout_s``) applies per request. A server that dies, hangs, runs out of memory, finds
 its sandbox unclean, changes settings or has served ``MAX_REQUESTS`` requests is replaced before the
 next candidate; only the candidate during which it failed gets the crash/timeout verdict.
-:class:`VerifierPool` gives each thread its own runner (pass it as ``harness.evaluate(runner=...)``).
+:class:`VerifierPool` shares runners among threads (pass it as ``harness.evaluate(runner=...)``).
 """
 
 from __future__ import annotations
@@ -115,6 +115,11 @@ class PersistentRunner:
         self.close()
         return record
 
+    @property
+    def running(self) -> bool:
+        """True while a server is held."""
+        return self._server is not None
+
     def close(self) -> None:
         """Stop the server (a later ``run`` starts a new one)."""
         if self._server is not None:
@@ -140,33 +145,45 @@ def _await_ready(process: SandboxProcess, timeout_s: float) -> RunResult | None:
 
 
 class VerifierPool:
-    """One :class:`PersistentRunner` per calling thread; :meth:`close` stops them all."""
+    """Persistent runners shared by the threads of a run: a call takes an idle runner (or starts one) and
+    gives it back afterwards, so there are as many servers as evaluations ever ran at once, reused
+    across thread pools. :meth:`close` stops them all."""
 
     def __init__(self) -> None:
-        self._local = threading.local()
+        self._idle: list[PersistentRunner] = []
         self._runners: list[PersistentRunner] = []
         self._lock = threading.Lock()
 
     def run(self, task_source: str, solution_source: str, settings: RunnerSettings, cache_dir: Path | None,
             sandbox: Sandbox, config: EvalConfig) -> RunnerOutcome:
-        """Verify one candidate on this thread's runner."""
-        return self.runner().run(task_source, solution_source, settings, cache_dir, sandbox, config)
-
-    def runner(self) -> PersistentRunner:
-        """This thread's runner (created on first use)."""
-        runner = getattr(self._local, "runner", None)
-        if runner is None:
-            runner = self._local.runner = PersistentRunner()
+        """Verify one candidate on an idle runner."""
+        runner = self._take()
+        try:
+            return runner.run(task_source, solution_source, settings, cache_dir, sandbox, config)
+        finally:
             with self._lock:
-                self._runners.append(runner)
-        return runner
+                self._idle.append(runner)
+
+    def _take(self) -> PersistentRunner:
+        with self._lock:
+            if self._idle:
+                return self._idle.pop()
+            runner = PersistentRunner()
+            self._runners.append(runner)
+            return runner
 
     @property
     def servers_started(self) -> int:
-        """Servers started by all threads so far."""
+        """Servers started by all runners so far."""
         return sum(r.started for r in self._runners)
 
+    @property
+    def running(self) -> bool:
+        """True while any runner holds a server."""
+        return any(r.running for r in self._runners)
+
     def close(self) -> None:
+        """Stop every server (the pool stays usable: a later call starts new ones)."""
         with self._lock:
             runners = list(self._runners)
         for runner in runners:

@@ -9,6 +9,7 @@ import re
 import pytest
 
 from benchmarks.kernels.harness import evaluate
+from benchmarks.kernels.runner.persistent import VerifierPool
 from benchmarks.kernels.static_checks import check_solution
 from benchmarks.kernels.suite import SOLUTIONS_ROOT
 
@@ -40,10 +41,20 @@ def test_static_hacks_are_rejected_by_rule(path, tiny_relu, cpu_target):
     assert f"[{rule}]" in result.reason
 
 
+@pytest.fixture(scope="module")
+def persistent_runners():
+    """One pool for the whole module: the hacks go through the same long-lived servers back to back."""
+    with VerifierPool() as pool:
+        yield pool
+
+
+@pytest.mark.parametrize("mode", ["one-shot", "persistent"])
 @pytest.mark.parametrize("path", [p for p in FILES if not statically_caught(p)], ids=lambda p: p.stem)
-def test_runtime_hacks_are_caught_by_the_trusted_runner(path, tiny_relu, cpu_target, sandbox, quick):
+def test_runtime_hacks_are_caught_by_the_trusted_runner(path, mode, tiny_relu, cpu_target, sandbox, quick,
+                                                        persistent_runners):
     status, text = expectation(path)
-    result = evaluate(tiny_relu, path.read_text(), cpu_target, sandbox=sandbox, config=quick)
+    runner = persistent_runners if mode == "persistent" else None
+    result = evaluate(tiny_relu, path.read_text(), cpu_target, sandbox=sandbox, config=quick, runner=runner)
     assert result.status.value == status, result.reason
     assert re.search(text.replace(" ", ".*"), result.reason), result.reason
     assert not result.correct and result.speedup is None

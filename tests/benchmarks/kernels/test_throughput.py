@@ -21,9 +21,10 @@ def test_fresh_cache_is_visible_then_removed_and_env_restored(monkeypatch):
     assert "AGENT_KERNEL_CACHE" not in os.environ
 
 
-def test_report_has_cold_and_warm_rows(tmp_path, sandbox, quick):
+def test_report_has_cold_warm_and_persistent_rows(tmp_path, sandbox, quick):
     (tmp_path / "L1__relu.py").write_text("import os\n")
     pairs, _ = pair_solutions(load_tasks("builtin:L1:relu"), tmp_path)
     report = measure_throughput(pairs, CpuTarget, sandbox, quick, jobs=1)
-    assert [row["phase"] for row in report.rows] == ["cold cache", "warm cache"]
+    assert [row["phase"] for row in report.rows] == ["cold cache", "warm cache", "warm cache, persistent runner"]
     assert report.summary["cold_solutions_per_minute"] > 0 and report.summary["warm_over_cold"] > 0
+    assert report.summary["persistent_over_one_shot"] > 0 and report.summary["same_correct"]
