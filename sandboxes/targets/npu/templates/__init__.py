@@ -23,8 +23,9 @@ CUBE_SPACE = {"BASE_M": [64, 128, 256], "BASE_N": [64, 128, 256], "BASE_K": [32,
               "BLOCK_DIM": [1, 8, 16, 24]}
 TRANSPOSE_SPACE = {"TILE_ROWS": [16, 32, 64, 128], "TILE_COLS": [16, 32, 64, 128], "BUFFER_NUM": [1, 2],
                    "BLOCK_DIM": [1, 8, 16, 24, 32, 40, 48]}
-CONV_SPACE = {"TILE_LENGTH": [1024, 2048, 4096], "BASE_M": [64, 128], "BASE_N": [64, 128, 256],
-              "BASE_K": [32, 64, 128], "BUFFER_NUM": [1, 2], "BLOCK_DIM": [8, 16, 24, 48]}
+MIXED_SPACE = {"TILE_LENGTH": [1024, 2048, 4096], "BASE_M": [64, 128], "BASE_N": [64, 128, 256],
+               "BASE_K": [32, 64, 128], "BUFFER_NUM": [1, 2], "BLOCK_DIM": [8, 16, 24, 48]}
+"""Vector kernels and a cube matmul in one operator (conv2d, linear): one tile length, the cube tiles."""
 VECTOR_DEFAULTS = {"TILE_LENGTH": 4096, "BUFFER_NUM": 2, "BLOCK_DIM": 48}
 
 
@@ -74,8 +75,14 @@ TEMPLATES = {
                        "Gather through an offset table, strided stores", ("transpose",), TRANSPOSE_SPACE,
                        {"TILE_ROWS": 64, "TILE_COLS": 64, "BUFFER_NUM": 2, "BLOCK_DIM": 48}),
         KernelTemplate("conv2d", "2-D convolution: img2col on the vector cores, a cube matmul per image, "
-                       "the bias as a per-channel epilogue", ("conv2d",), CONV_SPACE,
+                       "the bias as a per-channel epilogue", ("conv2d",), MIXED_SPACE,
                        {"TILE_LENGTH": 2048, "BASE_M": 64, "BASE_N": 128, "BASE_K": 64, "BUFFER_NUM": 2,
+                        "BLOCK_DIM": 24}),
+        KernelTemplate("epilogue", "a bias broadcast over the rows plus fused element-wise stages, one UB pass",
+                       ("bias_add",), VECTOR_SPACE, VECTOR_DEFAULTS),
+        KernelTemplate("linear", "nn.Linear: a cube matmul with transposed weight, then the bias and fused "
+                       "element-wise stages as one vector epilogue", ("linear",), MIXED_SPACE,
+                       {"TILE_LENGTH": 4096, "BASE_M": 128, "BASE_N": 128, "BASE_K": 64, "BUFFER_NUM": 2,
                         "BLOCK_DIM": 24}),
     )
 }

@@ -57,6 +57,26 @@ def fuse_reduction(graph: Graph) -> OpSpec | None:
                   {"stages": stages, "reduce": last.attrs["reduce"]})
 
 
+def fuse_epilogue(graph: Graph) -> OpSpec | None:
+    """A linear layer (or a bias add) followed by element-wise stages, as one operator whose vector
+    epilogue runs the stages; a binary stage's other operand may only be the head's result."""
+    if len(graph.ops) < 2 or graph.unsupported or graph.output != graph.ops[-1][0]:
+        return None
+    head_name, head = graph.ops[0]
+    if head.family not in ("linear", "epilogue"):
+        return None
+    previous = head_name
+    for name, spec in graph.ops[1:]:
+        if spec.family != "elementwise" or spec.args.count(previous) != 1 or ELEMENTWISE[spec.op][0] != len(spec.args):
+            return None
+        if len(spec.args) == 2 and ({*spec.args} != {previous, head_name}
+                                    or not (spec.args[0] == previous or spec.op in COMMUTATIVE)):
+            return None
+        previous = name
+    stages = [spec for _, spec in graph.ops[1:]]
+    return OpSpec("+".join([head.op] + [s.op for s in stages]), head.family, head.args, {**head.attrs, "stages": stages})
+
+
 def _joins(spec: OpSpec, previous: str, inputs: list[str], results: set[str]) -> bool:
     """Whether ``spec`` can be the next stage after ``previous``."""
     if spec.args.count(previous) != 1 or ELEMENTWISE[spec.op][0] != len(spec.args):

@@ -125,6 +125,11 @@ class OpSpec:
             return {"MODE": mode, "EPS": repr(self.attrs.get("eps", 1e-5))}
         if self.family == "full_reduce":
             return self._full_reduce_values()
+        if self.family in ("epilogue", "linear"):
+            stages = self.attrs.get("stages", [])
+            code = chain_code(stages) if stages else "DataCopy(y, x, AlignedCount(n, y.dtype))"
+            return {"HEAD_OPERAND": str(any(len(stage.args) == 2 for stage in stages)),
+                    "COMPUTE": "\n".join("    " + line for line in code.splitlines())}
         if self.family == "channel":
             return {"AFFINE": self.op, "EPS": repr(self.attrs.get("eps", 1e-5)), "GROUPS": str(self.attrs.get("groups", 1))}
         if self.family in ("window", "conv2d"):

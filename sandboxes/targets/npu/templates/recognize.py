@@ -127,14 +127,14 @@ class _Reader:
             return OpSpec("transpose", "transpose", [self._arg(node.args[0].args[0])])
         if name in ("avg_pool2d", "max_pool2d") and args and args[0] and _rank(node.args[0]) == 4:
             return pool_spec(name, node, args[0])
-        if node.op == "call_module" and args and args[0] and _rank(node.args[0]) == 4:
-            return module_spec(self.gm.get_submodule(node.target), node.target, args[0])
         if name == "LayerNorm":
             module = self.gm.get_submodule(node.target)
             attrs = {"eps": module.eps}
             if module.elementwise_affine:
                 attrs.update(weight=f"self.{node.target}.weight", bias=f"self.{node.target}.bias")
             return OpSpec("layer_norm", "norm", [args[0]], attrs)
+        if node.op == "call_module" and args and args[0]:
+            return module_spec(self.gm.get_submodule(node.target), node.target, args[0], _rank(node.args[0]))
         if name in MATMULS and all(args[:2]):
             transposed = _is_transpose(node.args[1])
             return OpSpec("matmul", "matmul", args[:2], {"transpose_b": transposed})
@@ -147,8 +147,10 @@ class _Reader:
         if isinstance(left, torch.fx.Node) and isinstance(right, torch.fx.Node):
             if op == "mul" and left is right:
                 return OpSpec("square", "elementwise", [self.names[left]])
+            if op == "add" and _is_row_vector(right, left):
+                return OpSpec("bias_add", "epilogue", [self.names[left], self.names[right]])
             if _shape(left) != _shape(right):
-                return None  # broadcasting has no template
+                return None  # other broadcasts have no template
             return OpSpec(op, "elementwise", [self.names[left], self.names[right]])
         tensor, scalar = (left, right) if isinstance(left, torch.fx.Node) else (right, left)
         if not isinstance(scalar, (int, float)) or (op == "sub" and tensor is right):
@@ -189,6 +191,12 @@ def _shape(node) -> tuple | None:
 def _dtype(node) -> torch.dtype | None:
     meta = node.meta.get("tensor_meta") if isinstance(node, torch.fx.Node) else None
     return getattr(meta, "dtype", None)
+
+
+def _is_row_vector(vector, matrix) -> bool:
+    """A 1-D tensor as long as the last dimension of ``matrix`` (a bias broadcast over its rows)."""
+    shape, full = _shape(vector), _shape(matrix)
+    return shape is not None and full is not None and len(shape) == 1 and len(full) >= 2 and shape == full[-1:]
 
 
 def _rank(node) -> int:

@@ -14,8 +14,14 @@ MAX_PAD = 8
 """The window template keeps 8 fill elements around each band row, so padding up to 8 is covered."""
 
 
-def module_spec(module: torch.nn.Module, target: str, arg: str) -> OpSpec | None:
-    """Conv2d (dense or depthwise), BatchNorm2d in eval mode, GroupNorm with affine parameters."""
+def module_spec(module: torch.nn.Module, target: str, arg: str, rank: int) -> OpSpec | None:
+    """Linear (2-D or 3-D input), and on NCHW input Conv2d (dense or depthwise), BatchNorm2d in eval
+    mode, GroupNorm with affine parameters."""
+    if isinstance(module, torch.nn.Linear) and rank in (2, 3):
+        params = [f"self.{target}.weight"] + ([f"self.{target}.bias"] if module.bias is not None else [])
+        return OpSpec("linear", "linear", [arg, *params])
+    if rank != 4:
+        return None
     if isinstance(module, torch.nn.Conv2d):
         return _conv(module, target, arg)
     if isinstance(module, torch.nn.BatchNorm2d) and not module.training and module.affine \

@@ -7,7 +7,7 @@ import torch.nn.functional as F
 from sandboxes.targets.npu.eager import run_eager
 from sandboxes.targets.npu.launch import capture
 from sandboxes.targets.npu.templates import render_kernel
-from sandboxes.targets.npu.templates.fusion import fuse_elementwise, fuse_reduction
+from sandboxes.targets.npu.templates.fusion import fuse_elementwise, fuse_epilogue, fuse_reduction
 from sandboxes.targets.npu.templates.recognize import recognise
 from tests.sandboxes.targets.npu.templates.test_init import load
 
@@ -67,3 +67,39 @@ def test_elementwise_prologue_fuses_into_the_full_reduction():
         eager = run_eager(model, inputs)
         assert len(launches) == 2 and eager.profile.cycles > 1.3 * sum(launch.cycles for launch in launches)
     assert fuse_reduction(recognise(ReusesFirstInput(), [a, b])) is None
+
+
+class LinearResidual(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.linear = nn.Linear(64, 48)
+
+    def forward(self, x):
+        y = self.linear(x)
+        return torch.sigmoid(y * 0.5 + y)
+
+
+class BiasThenSubtractInput(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.bias = nn.Parameter(torch.randn(48))
+
+    def forward(self, x):
+        return torch.relu(x + self.bias) - x
+
+
+def test_linear_and_bias_heads_take_element_wise_epilogues():
+    x = torch.randn(20, 64)
+    model = LinearResidual()
+    spec = fuse_epilogue(recognise(model, [x]))
+    assert spec.op == "linear+scale_shift+add+sigmoid" and spec.args == ["x", "self.linear.weight", "self.linear.bias"]
+    module = load(render_kernel(spec, {"TILE_LENGTH": 1024, "BASE_M": 64, "BASE_N": 64}))
+    weight, bias = model.linear.weight, model.linear.bias
+    with capture() as launches:
+        out = module.run_linear(x, weight, bias)
+    torch.testing.assert_close(out, model(x), atol=1e-5, rtol=1e-4)
+    eager = run_eager(model, [x])
+    assert len(launches) == 2 and len(eager.profile.launches) == 5 and eager.profile.cycles > 1.5 * sum(
+        launch.cycles for launch in launches)
+    graph = recognise(BiasThenSubtractInput(), [torch.randn(4, 48)])
+    assert graph.ops[0][1].op == "bias_add" and fuse_epilogue(graph) is None  # x is not the head's result

@@ -24,7 +24,7 @@ def load(source: str) -> types.ModuleType:
 def test_list_templates_exposes_families_sources_and_spaces():
     families = {t["family"]: t for t in list_templates()}
     assert set(families) == {"elementwise", "row_reduce", "softmax", "norm", "matmul", "scan", "full_reduce",
-                             "channel", "window", "transpose", "conv2d"}
+                             "channel", "window", "transpose", "conv2d", "epilogue", "linear"}
     for template in families.values():
         assert "${" in template["source"] and "@kernel" in template["source"]
         assert all(template["defaults"][k] in v for k, v in template["space"].items())
@@ -129,6 +129,19 @@ def test_conv2d_as_img2col_cube_matmul_and_bias():
         got = module.run_conv2d(x, w, b)
     torch.testing.assert_close(got, F.conv2d(x, w, b, padding=1), atol=1e-4, rtol=1e-4)
     assert [launch.kernel for launch in launches] == ["window_kernel", "matmul_kernel", "channel_kernel"]
+
+
+def test_linear_with_a_fused_epilogue_reading_the_biased_result_again():
+    stages = [OpSpec("scale_shift", "elementwise", ["v0"], {"scale": 0.5, "shift": 0.0}),
+              OpSpec("add", "elementwise", ["v1", "v0"]), OpSpec("relu", "elementwise", ["v2"])]
+    spec = OpSpec("linear", "linear", ["x", "w", "b"], {"stages": stages})
+    module = load(render_kernel(spec, {"TILE_LENGTH": 1024, "BASE_M": 64, "BASE_N": 64}))
+    x, w, b = torch.randn(2, 30, 96), torch.randn(1100, 96), torch.randn(1100)
+    with capture() as launches:
+        got = module.run_linear(x, w, b)
+    y = F.linear(x, w, b)
+    torch.testing.assert_close(got, torch.relu(y * 0.5 + y), atol=1e-4, rtol=1e-4)
+    assert [launch.kernel for launch in launches] == ["matmul_kernel", "epilogue_kernel"]
 
 
 def test_matmul_casts_b_to_the_type_of_a():

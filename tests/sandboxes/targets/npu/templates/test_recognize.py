@@ -100,6 +100,7 @@ def test_nchw_layers_and_pools():
     assert found == [("conv2d", {"kh": 3, "kw": 3, "stride": 1, "pad": 1})]
     assert conv.ops[0][1].args == ["x", "self.fn.weight", "self.fn.bias"]
     assert ops(Lambda(nn.Conv2d(4, 4, 3, groups=4, bias=False)), x)[1][0][0] == "depthwise_conv2d"
+    assert ops(Lambda(nn.Linear(8, 3)), torch.randn(5, 8))[1] == [("linear", {})]
     assert ops(Lambda(nn.BatchNorm2d(4).eval()), x)[1] == [("batch_norm", {"eps": 1e-5})]
     assert ops(Lambda(nn.GroupNorm(2, 4)), x)[1] == [("group_norm", {"eps": 1e-5, "groups": 2})]
     assert ops(Lambda(lambda x: F.max_pool2d(x, 2)), x)[1] == [("max_pool2d", {"kh": 2, "kw": 2, "stride": 2,
