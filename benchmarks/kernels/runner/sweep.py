@@ -32,18 +32,18 @@ def _parents() -> dict[int, tuple[int, str]]:
     return table
 
 
-def living_descendants(root: int, spared: set[int]) -> list[int]:
-    """Descendants of ``root`` that are not zombies, leaving out ``spared`` (but not their descendants)."""
+def descendants(root: int, spared: set[int]) -> dict[int, str]:
+    """pid -> state letter of the descendants of ``root``, leaving out ``spared`` (but not their descendants)."""
     table = _parents()
     children: dict[int, list[int]] = {}
     for pid, (parent, _state) in table.items():
         children.setdefault(parent, []).append(pid)
-    found, stack = [], list(children.get(root, []))
+    found, stack = {}, list(children.get(root, []))
     while stack:
         pid = stack.pop()
         stack += children.get(pid, [])
-        if pid not in spared and table[pid][1] != "Z":
-            found.append(pid)
+        if pid not in spared:
+            found[pid] = table[pid][1]
     return found
 
 
@@ -61,18 +61,18 @@ def reap_children(keep: set[int]) -> bool:
 
 
 def kill_descendants(spared: set[int], deadline_s: float = KILL_DEADLINE_S) -> bool:
-    """SIGKILL every descendant of this process but ``spared`` until none is left; False if time ran out
-    or a spared process died."""
+    """SIGKILL every descendant of this process but ``spared`` and reap them, until none is left, not even a
+    zombie; False if time ran out or a spared process died."""
     me, deadline = os.getpid(), time.monotonic() + deadline_s
     intact = True
     while True:
         intact = reap_children(spared) and intact
-        victims = living_descendants(me, spared)
-        if not victims:
+        found = descendants(me, spared)
+        if not found:
             return intact
         if time.monotonic() > deadline:
             return False
-        for pid in victims:
+        for pid in (pid for pid, state in found.items() if state != "Z"):
             try:
                 os.kill(pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
