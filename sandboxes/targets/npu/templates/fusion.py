@@ -77,6 +77,37 @@ def fuse_epilogue(graph: Graph) -> OpSpec | None:
     return OpSpec("+".join([head.op] + [s.op for s in stages]), head.family, head.args, {**head.attrs, "stages": stages})
 
 
+PROLOGUES = {"add", "sub", "mul"}
+"""Binary operators a norm can apply in place to each chunk before its statistics (x op= r)."""
+
+
+def fuse_norm(graph: Graph) -> OpSpec | None:
+    """[x op r →] a norm [→ unary element-wise stages] as one norm operator: the prologue runs on every
+    chunk in both passes, the stages run on the normalised chunk before it is stored."""
+    if len(graph.ops) < 2 or graph.unsupported or graph.output != graph.ops[-1][0]:
+        return None
+    index = next((i for i, (_, spec) in enumerate(graph.ops) if spec.family == "norm"), None)
+    if index not in (0, 1):
+        return None
+    name, norm = graph.ops[index]
+    args = list(norm.args)
+    attrs = {**norm.attrs, "norm": norm.op}
+    if index == 1:
+        first_name, first = graph.ops[0]
+        if first.op not in PROLOGUES or norm.args != [first_name] or len(set(first.args)) != 2:
+            return None
+        args, attrs["prologue"] = list(first.args), first.op
+    previous, stages = name, []
+    for stage_name, stage in graph.ops[index + 1:]:
+        if stage.family != "elementwise" or stage.args != [previous] or ELEMENTWISE[stage.op][0] != 1:
+            return None
+        stages.append(stage)
+        previous = stage_name
+    attrs["stages"] = stages
+    ops = [s.op for _, s in graph.ops]
+    return OpSpec("+".join(ops), "norm", args, attrs)
+
+
 def _joins(spec: OpSpec, previous: str, inputs: list[str], results: set[str]) -> bool:
     """Whether ``spec`` can be the next stage after ``previous``."""
     if spec.args.count(previous) != 1 or ELEMENTWISE[spec.op][0] != len(spec.args):

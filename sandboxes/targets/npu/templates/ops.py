@@ -105,7 +105,7 @@ class OpSpec:
             return f"run_elementwise({', '.join(self.args)})"
         if self.family == "norm":
             weight, bias = self.attrs.get("weight", "None"), self.attrs.get("bias", "None")
-            return f"run_norm({self.args[0]}, {weight}, {bias})"
+            return f"run_norm({', '.join([self.args[0], weight, bias] + self.args[1:])})"
         if self.family == "matmul":
             return f"run_matmul({self.args[0]}, {self.args[1]}, transpose_b={self.attrs.get('transpose_b', False)})"
         return f"run_{self.family}({', '.join(self.args)})"
@@ -121,8 +121,8 @@ class OpSpec:
         if self.family == "softmax":
             return {"LOG": str(self.op == "log_softmax")}
         if self.family == "norm":
-            mode = {"rms_norm": "rms", "l2_normalize": "l2"}.get(self.op, "layer")
-            return {"MODE": mode, "EPS": repr(self.attrs.get("eps", 1e-5))}
+            mode = {"rms_norm": "rms", "l2_normalize": "l2"}.get(self.attrs.get("norm", self.op), "layer")
+            return {"MODE": mode, "EPS": repr(self.attrs.get("eps", 1e-5))} | self._norm_fusion_values()
         if self.family == "full_reduce":
             return self._full_reduce_values()
         if self.family in ("epilogue", "linear"):
@@ -136,6 +136,13 @@ class OpSpec:
             values = {key.upper(): str(self.attrs[key]) for key in ("kh", "kw", "stride", "pad")}
             return values | ({"WINDOW": self.op.split("_")[0]} if self.family == "window" else {})
         return {}
+
+    def _norm_fusion_values(self) -> dict[str, str]:
+        """The norm family's optional prologue (x op= r, in place) and epilogue stages."""
+        stages, first = self.attrs.get("stages", []), self.attrs.get("prologue")
+        code = ELEMENTWISE[first][1].replace("y,", "x,").replace("x2", "r") if first else "pass"
+        return {"PROLOGUE": str(first is not None), "PROLOGUE_CODE": "    " + code, "STAGES": str(bool(stages)),
+                "COMPUTE": "\n".join("    " + line for line in (chain_code(stages) if stages else "pass").splitlines())}
 
     def _full_reduce_values(self) -> dict[str, str]:
         stages = self.attrs.get("stages", [])

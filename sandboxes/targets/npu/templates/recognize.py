@@ -49,12 +49,14 @@ class _Reader:
 
     def read(self) -> Graph:
         nodes = list(self.gm.graph.nodes)
-        rms, l2 = _rms_pattern(nodes), l2_pattern(nodes)
-        if rms is not None or l2 is not None:
-            self.graph.ops.append(("v0", rms[1] if rms is not None else l2))
-            self.graph.output = "v0"
-            return self.graph
-        for node in nodes:
+        start = 0
+        pattern = _rms_pattern(nodes) or l2_pattern(nodes)
+        if pattern is not None:
+            last, spec = pattern
+            self.graph.ops.append(("v0", spec))
+            self.names[last] = "v0"
+            start = nodes.index(last) + 1
+        for node in nodes[start:]:
             if node.op == "placeholder":
                 self.names[node] = node.name
             elif node.op == "get_attr":
@@ -234,16 +236,19 @@ def _describe(node: torch.fx.Node) -> str:
 
 
 def _rms_pattern(nodes: list[torch.fx.Node]) -> tuple[torch.fx.Node, OpSpec] | None:
-    """x * rsqrt(mean(x^2, -1, keepdim) + eps) [* weight] as one rms_norm operator."""
+    """x * rsqrt(mean(x^2, -1, keepdim) + eps) [* weight] as one rms_norm operator (the calls after it
+    are read as ordinary operators)."""
     calls = [n for n in nodes if n.op in ("call_function", "call_method")]
     names = [_op_name_plain(n) if n.op == "call_function" else n.target for n in calls]
-    if "rsqrt" not in names or "mean" not in names:
+    allowed = {"pow", "mul", "mean", "add", "rsqrt"}
+    length = next((i for i, name in enumerate(names) if name not in allowed), len(names))
+    calls, names = calls[:length], names[:length]
+    if "rsqrt" not in names or "mean" not in names or set(names[names.index("rsqrt") + 1:]) - {"mul"}:
         return None
     inputs = [n for n in nodes if n.op == "placeholder"]
     params = [n for n in nodes if n.op == "get_attr"]
     eps = [a for n in calls if _op_name_plain(n) == "add" for a in n.args if isinstance(a, float)]
-    allowed = {"pow", "mul", "mean", "add", "rsqrt"}
-    if len(inputs) != 1 or len(params) > 1 or not eps or not set(names) <= allowed:
+    if len(inputs) != 1 or len(params) > 1 or not eps:
         return None
     attrs = {"eps": eps[0]}
     if params:

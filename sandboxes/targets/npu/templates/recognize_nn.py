@@ -71,7 +71,7 @@ def pool_spec(name: str, node: torch.fx.Node, arg: str) -> OpSpec | None:
     return OpSpec(name, "window", [arg], attrs)
 
 
-def l2_pattern(nodes: list[torch.fx.Node]) -> OpSpec | None:
+def l2_pattern(nodes: list[torch.fx.Node]) -> tuple[torch.fx.Node, OpSpec] | None:
     """x / torch.norm(x, p=2, dim=-1, keepdim=True) as one l2_normalize operator."""
     calls = [n for n in nodes if n.op in ("call_function", "call_method")]
     inputs = [n for n in nodes if n.op == "placeholder"]
@@ -88,4 +88,4 @@ def l2_pattern(nodes: list[torch.fx.Node]) -> OpSpec | None:
     p = norm.kwargs.get("p", norm.args[1] if len(norm.args) > 1 else "fro")
     if norm.args[0] is not x or div.args != (x, norm) or p not in (2, 2.0) or not last or not norm.kwargs.get("keepdim"):
         return None
-    return OpSpec("l2_normalize", "norm", [x.name])
+    return div, OpSpec("l2_normalize", "norm", [x.name])

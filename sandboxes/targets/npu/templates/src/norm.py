@@ -9,6 +9,18 @@ BLOCK_DIM = ${BLOCK_DIM}
 MODE = "${MODE}"
 """layer: (x - mean) / std; rms: x / sqrt(mean(x^2)); l2: x / sqrt(sum(x^2))."""
 EPS = ${EPS}
+PROLOGUE = ${PROLOGUE}
+"""Whether an element-wise op with a second input (r) runs on every chunk before it is normalised."""
+STAGES = ${STAGES}
+"""Whether fused element-wise stages run on the normalised chunk before it is stored."""
+
+
+def prologue(x, r, n):
+${PROLOGUE_CODE}
+
+
+def compute(y, x, x2, t1, t2, n):
+${COMPUTE}
 
 
 class NormTiling(TilingData):
@@ -20,30 +32,34 @@ class NormTiling(TilingData):
 
 
 class NormKernel:
-    def __init__(self, x, w, b, y, tiling):
+    def __init__(self, x, w, b, r, y, tiling):
         row0, self.nrows = BlockSpan(tiling.rows)
         self.cols, self.tile = tiling.cols, min(tiling.tile, tiling.cols)
         self.has_weight, self.has_bias = tiling.has_weight, tiling.has_bias
         self.xGm, self.wGm, self.bGm, self.yGm = GlobalTensor(), GlobalTensor(), GlobalTensor(), GlobalTensor()
+        self.rGm = GlobalTensor()
         self.pipe = TPipe()
-        self.inQueue, self.outQueue = TQue(TPosition.VECIN), TQue(TPosition.VECOUT)
+        self.inQueue, self.in2Queue, self.outQueue = TQue(TPosition.VECIN), TQue(TPosition.VECIN), TQue(TPosition.VECOUT)
         self.work, self.params = TBuf(), TBuf()
         self.chunks = [(c, min(self.tile, self.cols - c)) for c in range(0, self.cols, self.tile)]
         if self.nrows > 0:
             self.xGm.SetGlobalBuffer(x[row0 * self.cols], self.nrows * self.cols)
             self.yGm.SetGlobalBuffer(y[row0 * self.cols], self.nrows * self.cols)
+            self.rGm.SetGlobalBuffer(r[row0 * self.cols], self.nrows * self.cols)
             self.wGm.SetGlobalBuffer(w, self.cols)
             self.bGm.SetGlobalBuffer(b, self.cols)
             self.padded = AlignedCount(self.tile, self.xGm.dtype)
             nbytes = self.padded * sizeof(self.xGm.dtype)
             self.pipe.InitBuffer(self.inQueue, BUFFER_NUM, nbytes)
+            if PROLOGUE:
+                self.pipe.InitBuffer(self.in2Queue, BUFFER_NUM, nbytes)
             self.pipe.InitBuffer(self.outQueue, BUFFER_NUM, nbytes)
             self.pipe.InitBuffer(self.work, 2 * nbytes)
             self.pipe.InitBuffer(self.params, 2 * nbytes)
 
     def Process(self):
         for r in range(self.nrows):
-            total, squares = self.Sums(self.xGm[r * self.cols])
+            total, squares = self.Sums(self.xGm[r * self.cols], self.rGm[r * self.cols])
             if MODE == "rms":
                 shift, scale = 0.0, 1.0 / ScalarSqrt(squares / self.cols + EPS)
             elif MODE == "l2":
@@ -51,21 +67,31 @@ class NormKernel:
             else:
                 mean = total / self.cols
                 shift, scale = -mean, 1.0 / ScalarSqrt(max(squares / self.cols - mean * mean, 0.0) + EPS)
-            self.Normalise(self.xGm[r * self.cols], self.yGm[r * self.cols], shift, scale)
+            self.Normalise(self.xGm[r * self.cols], self.rGm[r * self.cols], self.yGm[r * self.cols], shift, scale)
 
-    def Load(self, src, n):
+    def Load(self, src, second, n):
+        """A chunk of x (with the prologue applied to it and the chunk of r)."""
         x = self.inQueue.AllocTensor(self.xGm.dtype)
         CopyIn(x, src, n)
         self.inQueue.EnQue(x)
-        return self.inQueue.DeQue()
+        if PROLOGUE:
+            r = self.in2Queue.AllocTensor(self.xGm.dtype)
+            CopyIn(r, second, n)
+            self.in2Queue.EnQue(r)
+        x = self.inQueue.DeQue()
+        if PROLOGUE:
+            r = self.in2Queue.DeQue()
+            prologue(x, r, n)
+            self.in2Queue.FreeTensor(r)
+        return x
 
-    def Sums(self, row):
+    def Sums(self, row, second):
         """Pass 1: sum and sum of squares of one row."""
         scratch = self.work.Get(self.xGm.dtype)
         sq, work = scratch, scratch[self.padded]
         total, squares = 0.0, 0.0
         for start, n in self.chunks:
-            x = self.Load(row[start], n)
+            x = self.Load(row[start], second[start], n)
             Mul(sq, x, x, n)
             ReduceSum(work, x, work, n)
             total += work.GetValue(0)
@@ -74,12 +100,12 @@ class NormKernel:
             squares += work.GetValue(0)
         return total, squares
 
-    def Normalise(self, row, out, shift, scale):
-        """Pass 2: y = (x + shift) * scale (* weight + bias)."""
-        params = self.params.Get(self.xGm.dtype)
+    def Normalise(self, row, second, out, shift, scale):
+        """Pass 2: y = (x + shift) * scale (* weight + bias), then the fused stages."""
+        params, scratch = self.params.Get(self.xGm.dtype), self.work.Get(self.xGm.dtype)
         w, b = params, params[self.padded]
         for start, n in self.chunks:
-            x = self.Load(row[start], n)
+            x = self.Load(row[start], second[start], n)
             if self.has_weight:
                 CopyIn(w, self.wGm[start], n)
             if self.has_bias:
@@ -87,12 +113,15 @@ class NormKernel:
             SetFlag(HardEvent.MTE2_V, 0)
             WaitFlag(HardEvent.MTE2_V, 0)
             y = self.outQueue.AllocTensor(self.xGm.dtype)
-            Adds(y, x, shift, n)
-            Muls(y, y, scale, n)
+            z = x if STAGES else y
+            Adds(z, x, shift, n)
+            Muls(z, z, scale, n)
             if self.has_weight:
-                Mul(y, y, w, n)
+                Mul(z, z, w, n)
             if self.has_bias:
-                Add(y, y, b, n)
+                Add(z, z, b, n)
+            if STAGES:
+                compute(y, x, x, scratch, scratch[self.padded], n)
             self.outQueue.EnQue(y)
             self.inQueue.FreeTensor(x)
             SetFlag(HardEvent.V_MTE2, 0)
@@ -103,18 +132,19 @@ class NormKernel:
 
 
 @kernel
-def norm_kernel(x, w, b, y, tiling):
-    NormKernel(x, w, b, y, tiling).Process()
+def norm_kernel(x, w, b, r, y, tiling):
+    NormKernel(x, w, b, r, y, tiling).Process()
 
 
-def run_norm(x, weight=None, bias=None):
-    """Host side: normalise the last dimension of x, with optional weight and bias."""
+def run_norm(x, weight=None, bias=None, r=None):
+    """Host side: normalise the last dimension of x (after the prologue with r), with optional weight and bias."""
     x = x.contiguous()
+    r = x if r is None else r.contiguous()
     cols = x.shape[-1]
     y = torch.empty_like(x)
     w = x if weight is None else weight.detach().contiguous()
     b = x if bias is None else bias.detach().contiguous()
     tiling = NormTiling(x.numel() // cols, cols, TILE_LENGTH, weight is not None, bias is not None)
-    launch(norm_kernel, BLOCK_DIM, x, w, b, y, tiling)
+    launch(norm_kernel, BLOCK_DIM, x, w, b, r, y, tiling)
     return y
 '''

@@ -7,7 +7,7 @@ import torch.nn.functional as F
 from sandboxes.targets.npu.eager import run_eager
 from sandboxes.targets.npu.launch import capture
 from sandboxes.targets.npu.templates import render_kernel
-from sandboxes.targets.npu.templates.fusion import fuse_elementwise, fuse_epilogue, fuse_reduction
+from sandboxes.targets.npu.templates.fusion import fuse_elementwise, fuse_epilogue, fuse_norm, fuse_reduction
 from sandboxes.targets.npu.templates.recognize import recognise
 from tests.sandboxes.targets.npu.templates.test_init import load
 
@@ -103,3 +103,24 @@ def test_linear_and_bias_heads_take_element_wise_epilogues():
         launch.cycles for launch in launches)
     graph = recognise(BiasThenSubtractInput(), [torch.randn(4, 48)])
     assert graph.ops[0][1].op == "bias_add" and fuse_epilogue(graph) is None  # x is not the head's result
+
+
+class ResidualNormGelu(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.norm = nn.LayerNorm(300)
+
+    def forward(self, x, r):
+        return F.gelu(self.norm(x + r))
+
+
+def test_norm_takes_a_residual_prologue_and_activation_stages():
+    x, r = torch.randn(6, 300), torch.randn(6, 300)
+    model = ResidualNormGelu()
+    spec = fuse_norm(recognise(model, [x, r]))
+    assert spec.op == "add+layer_norm+gelu" and spec.args == ["x", "r"]
+    module = load(render_kernel(spec, {"TILE_LENGTH": 1024}))
+    with capture() as launches:
+        out = module.run_norm(x, model.norm.weight, model.norm.bias, r)
+    torch.testing.assert_close(out, model(x, r), atol=1e-5, rtol=1e-4)
+    assert len(launches) == 1 and len(run_eager(model, [x, r]).profile.launches) == 3

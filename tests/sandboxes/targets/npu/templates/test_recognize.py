@@ -57,6 +57,10 @@ def test_scalar_affine_ops_fuse_into_one_scale_shift():
 def test_rms_norm_pattern_with_weight():
     _, found = ops(Rms(), torch.randn(4, 16))
     assert found == [("rms_norm", {"eps": 1e-6, "weight": "self.weight"})]
+    _, found = ops(Lambda(lambda x: F.silu(x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6))), torch.randn(4, 16))
+    assert [op for op, _ in found] == ["rms_norm", "silu"]
+    graph, _ = ops(Lambda(lambda x: x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) + 1.0), torch.randn(4, 16))
+    assert graph.unsupported  # an add after the normalisation is not part of the rms pattern
 
 
 def test_transposed_matmul_and_module_chain():
