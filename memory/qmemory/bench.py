@@ -1,6 +1,6 @@
 """Retrieval benchmark: full retrievals over a large synthetic memory, with the postings index and
-with the brute-force dense index it replaced, timed query by query side by side in one run, on a
-quiet machine and (``load=True``) again while one CPU-burning process runs."""
+with the brute-force dense index it replaced (with all BLAS threads as before, and capped at one),
+measured in one run on a quiet machine and (``load=True``) again while one CPU-burning process runs."""
 
 from __future__ import annotations
 
@@ -31,7 +31,11 @@ WORDS = ("tile tiling block_dim buffer double single queue VECIN VECOUT DataCopy
          "broadcast stride repeat fractal L0A L0B L0C L1 Mmad cores bandwidth roofline fused bias activation").split()
 KINDS = [EntryKind.EXPERIENCE, EntryKind.TRACE, EntryKind.PRACTICE, EntryKind.API]
 RETRIEVED_KINDS = [EntryKind.EXPERIENCE, EntryKind.TRACE, EntryKind.PRACTICE]
-METHODS = ("postings index", "brute-force dense (previous)")
+KIND_FILTER = [KIND_CODES[kind] for kind in RETRIEVED_KINDS]
+STATISTICS = [("retrieve", 50, "p50"), ("retrieve", 95, "p95"), ("retrieve_cpu", 50, "p50"), ("search", 50, "p50"),
+              ("search", 95, "p95")]
+METHODS = ("postings index", "brute-force dense, 1 BLAS thread", "brute-force dense, all BLAS threads (previous)")
+PREVIOUS = METHODS[2]
 
 
 def synthetic_entries(count: int, seed: int) -> list[MemoryEntry]:
@@ -52,7 +56,7 @@ def run_retrieval_benchmark(entries: int = 100_000, queries: int = 200, seed: in
     texts = [e.text for e in synthetic_entries(queries, seed + 1)]
     with tempfile.TemporaryDirectory(dir=workdir) as tmp:
         build_s, memory = _build(Path(tmp) / "bench.sqlite", entries, seed, config)
-        indexes = {METHODS[0]: memory.index, METHODS[1]: _dense_copy(memory)}
+        indexes = {METHODS[0]: memory.index, METHODS[1]: _dense_copy(memory, 1), PREVIOUS: _dense_copy(memory, None)}
         k = max(config.top_n, math.ceil(config.recall_factor * config.top_n))
         same = _same_candidates(memory, indexes, texts, k)
         rows, summary = [], {}
@@ -84,9 +88,10 @@ def _build(path: Path, count: int, seed: int, config: QMemoryConfig) -> tuple[fl
     return time.perf_counter() - start, memory
 
 
-def _dense_copy(memory: QMemory) -> DenseIndex:
+def _dense_copy(memory: QMemory, blas_threads: int | None) -> DenseIndex:
     """The previous approach over the same stored vectors: one float32 matrix-vector product per query."""
-    dense = DenseIndex(memory.embedder.dim, memory.embedder.column_weights, memory.config.idf_exact_below)
+    dense = DenseIndex(memory.embedder.dim, memory.embedder.column_weights, memory.config.idf_exact_below,
+                       blas_threads)
     ids, kinds, blobs = memory.store.vectors_since(0)
     dense.add(ids, kinds, np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(ids), memory.embedder.dim))
     return dense
@@ -94,44 +99,44 @@ def _dense_copy(memory: QMemory) -> DenseIndex:
 
 def _same_candidates(memory: QMemory, indexes: dict[str, Index], texts: list[str], k: int) -> int:
     """How many queries recall the same ``k`` candidate ids, in the same order, from every index."""
-    codes = [KIND_CODES[kind] for kind in RETRIEVED_KINDS]
     same = 0
     for text in texts:
         raw = memory.embedder.embed([text])[0]
-        found = {tuple(index.search(raw, k, codes)[0].tolist()) for index in indexes.values()}
+        found = {tuple(index.search(raw, k, KIND_FILTER)[0].tolist()) for index in indexes.values()}
         same += len(found) == 1
     return same
 
 
 def _measure(memory: QMemory, indexes: dict[str, Index], texts: list[str], k: int,
              seed: int) -> dict[str, dict[str, float]]:
-    """Per index: p50/p95 of a full retrieve and of the index search alone, the indexes taking turns
-    query by query so that both see the same machine."""
-    codes = [KIND_CODES[kind] for kind in RETRIEVED_KINDS]
-    rngs = {name: np.random.default_rng(seed) for name in indexes}
-    times: dict[str, dict[str, list[float]]] = {name: {"retrieve": [], "search": []} for name in indexes}
-    for position, text in enumerate([texts[0]] + texts):  # the first query warms up and is not counted
-        for name, index in indexes.items():
-            memory.index = index
-            retrieve_ms = _elapsed_ms(lambda: memory.retrieve(text, "draft", "sig0", RETRIEVED_KINDS, rng=rngs[name]))
-            search_ms = _elapsed_ms(lambda: index.search(memory.embedder.embed([text])[0], k, codes))
+    """Per index, all queries in a row: p50/p95 wall time of a full retrieve and of the index search alone,
+    and the p50 CPU time of a retrieve (the work itself, without waiting for a CPU)."""
+    results = {}
+    for name, index in indexes.items():
+        memory.index, rng = index, np.random.default_rng(seed)
+        times: dict[str, list[float]] = {"retrieve": [], "retrieve_cpu": [], "search": []}
+        for position, text in enumerate([texts[0]] + texts):  # the first query warms up and is not counted
+            wall, cpu = _elapsed_ms(lambda: memory.retrieve(text, "draft", "sig0", RETRIEVED_KINDS, rng=rng))
+            search_wall, _ = _elapsed_ms(lambda: index.search(memory.embedder.embed([text])[0], k, KIND_FILTER))
             if position:
-                times[name]["retrieve"].append(retrieve_ms)
-                times[name]["search"].append(search_ms)
+                for step, value in (("retrieve", wall), ("retrieve_cpu", cpu), ("search", search_wall)):
+                    times[step].append(value)
+        results[name] = {f"{step}_{label}_ms": round(float(np.percentile(times[step], q)), 3)
+                         for step, q, label in STATISTICS}
+        time.sleep(0.5)  # idle BLAS threads spin for a while after their last product: let them park
     memory.index = indexes[METHODS[0]]
-    return {name: {f"{step}_{stat}_ms": round(float(np.percentile(values, q)), 3)
-                   for step, values in steps.items() for stat, q in (("p50", 50), ("p95", 95))}
-            for name, steps in times.items()}
+    return results
 
 
-def _elapsed_ms(call: Callable[[], object]) -> float:
-    start = time.perf_counter()
+def _elapsed_ms(call: Callable[[], object]) -> tuple[float, float]:
+    """(wall, CPU of this process: every thread, BLAS workers too) milliseconds one call takes."""
+    wall, cpu = time.perf_counter(), time.process_time()
     call()
-    return (time.perf_counter() - start) * 1000
+    return (time.perf_counter() - wall) * 1000, (time.process_time() - cpu) * 1000
 
 
 def _condition_summary(condition: str, measured: dict[str, dict[str, float]], burner: dict) -> dict:
-    new, old = measured[METHODS[0]], measured[METHODS[1]]
+    new, old = measured[METHODS[0]], measured[PREVIOUS]
     prefix = "" if condition == "quiet" else "loaded_"
     summary = {f"{prefix}retrieve_ms_p50": new["retrieve_p50_ms"], f"{prefix}retrieve_ms_p95": new["retrieve_p95_ms"],
                f"{prefix}dense_retrieve_ms_p50": old["retrieve_p50_ms"],

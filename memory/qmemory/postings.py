@@ -37,10 +37,6 @@ class PostingList:
         csc_matvec(len(out), 1, np.array([0, len(values)], dtype=np.int32), self.rows[first:self.size],
                    values * values if squared else values, np.array([coefficient]), out)
 
-    def value_at(self, row: int) -> float:
-        at = int(np.searchsorted(self.rows[: self.size], row))
-        return float(self.values[at]) if at < self.size and self.rows[at] == row else 0.0
-
 
 class Shard:
     """The entries of one kind: ids in row order, 1 / weighted norm per row, one posting list per dimension."""
@@ -83,11 +79,16 @@ class Shard:
                 self.lists[dim].scatter(totals, coefficient)
         return totals * self.inv_norms[: self.size]
 
-    def score_row(self, row: int, dims: np.ndarray, coefficients: np.ndarray) -> float:
-        total = 0.0
+    def score_rows(self, rows: np.ndarray, dims: np.ndarray, coefficients: np.ndarray) -> np.ndarray:
+        """The same similarities for some rows only (each posting list searched for all of them at once)."""
+        totals = np.zeros(len(rows))
         for dim, coefficient in zip(dims.tolist(), coefficients.tolist()):
-            total += coefficient * self.lists[dim].value_at(row)
-        return total * float(self.inv_norms[row])
+            postings = self.lists[dim]
+            if postings.size:
+                listed = postings.rows[: postings.size]
+                at = np.minimum(np.searchsorted(listed, rows), postings.size - 1)
+                totals += coefficient * np.where(listed[at] == rows, postings.values[at], 0.0)
+        return totals * self.inv_norms[rows]
 
     def document_frequencies(self) -> np.ndarray:
         return np.array([postings.size for postings in self.lists], dtype=np.int64)
@@ -102,7 +103,7 @@ class PostingsIndex:
         self._schedule = RefitSchedule(refit_exact_below)
         self._weights = np.ones(dim)
         self._shards: dict[int, Shard] = {}
-        self._row_of: dict[int, tuple[Shard, int]] = {}
+        self._row_of: dict[int, tuple[int, int]] = {}  # id -> (kind code, row)
         self._size = 0
 
     def __len__(self) -> int:
@@ -119,7 +120,7 @@ class PostingsIndex:
             shard = self._shards.setdefault(kind, Shard(self.dim))
             start = shard.size
             shard.append(ids[rows], raw[rows])
-            self._row_of.update({int(i): (shard, start + r) for r, i in enumerate(ids[rows].tolist())})
+            self._row_of.update({int(i): (kind, start + r) for r, i in enumerate(ids[rows].tolist())})
             if not refit:
                 shard.weigh(self._weights, start)
         if refit:
@@ -140,11 +141,16 @@ class PostingsIndex:
     def similarities(self, query_raw: np.ndarray, ids: list[int]) -> np.ndarray:
         """Similarity of the query to each of ``ids`` (entries not indexed score -inf)."""
         dims, coefficients = self._query(query_raw)
-        out = np.full(len(ids), -np.inf)
+        wanted: dict[int, tuple[list[int], list[int]]] = {}
         for position, entry_id in enumerate(ids):
-            where = self._row_of.get(int(entry_id))
-            if where is not None:
-                out[position] = where[0].score_row(where[1], dims, coefficients)
+            if int(entry_id) in self._row_of:
+                code, row = self._row_of[int(entry_id)]
+                positions, rows = wanted.setdefault(code, ([], []))
+                positions.append(position)
+                rows.append(row)
+        out = np.full(len(ids), -np.inf)
+        for code, (positions, rows) in wanted.items():
+            out[positions] = self._shards[code].score_rows(np.array(rows), dims, coefficients)
         return out
 
     def _query(self, query_raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -9,12 +9,13 @@ def test_synthetic_entries_are_distinct_and_cover_all_kinds():
     assert len({e.kind for e in entries}) == 4
 
 
-def test_small_benchmark_times_both_indexes_side_by_side(tmp_path):
+def test_small_benchmark_times_every_index_in_one_run(tmp_path):
     report = run_retrieval_benchmark(entries=2000, queries=10, workdir=tmp_path)
     summary = report.summary
     assert summary["entries"] == 2000 and summary["same_candidates"] == "10/10"
     assert [(row["condition"], row["index"]) for row in report.rows] == [
-        ("quiet", "postings index"), ("quiet", "brute-force dense (previous)")]
+        ("quiet", "postings index"), ("quiet", "brute-force dense, 1 BLAS thread"),
+        ("quiet", "brute-force dense, all BLAS threads (previous)")]
     assert 0 < summary["retrieve_ms_p50"] <= summary["retrieve_ms_p95"]
     assert summary["speedup_p50"] == round(summary["dense_retrieve_ms_p50"] / summary["retrieve_ms_p50"], 2)
     assert "loaded_retrieve_ms_p50" not in summary
