@@ -19,7 +19,7 @@ import torch
 import sandboxes.targets.npu.templates as templates_package
 from sandboxes.targets.cache import default_cache_root
 from sandboxes.targets.npu.templates import render_solution
-from sandboxes.targets.npu.templates.fusion import fuse_elementwise, fuse_epilogue, fuse_norm, fuse_reduction
+from sandboxes.targets.npu.templates.fusion import fuse_conv, fuse_elementwise, fuse_epilogue, fuse_norm, fuse_reduction
 from sandboxes.targets.npu.templates.ops import OpSpec
 from sandboxes.targets.npu.templates.recognize import recognise
 
@@ -36,7 +36,8 @@ def task_operator(task_source: str) -> OpSpec | str:
         return graph.unsupported
     if len(graph.ops) == 1:
         return graph.ops[0][1]
-    fused = fuse_elementwise(graph) or fuse_reduction(graph) or fuse_epilogue(graph) or fuse_norm(graph)
+    fusions = (fuse_elementwise, fuse_reduction, fuse_epilogue, fuse_norm, fuse_conv)
+    fused = next((spec for spec in (fuse(graph) for fuse in fusions) if spec is not None), None)
     return fused or f"{len(graph.ops)} operators that no single template (or element-wise fusion) covers"
 
 

@@ -108,6 +108,28 @@ def fuse_norm(graph: Graph) -> OpSpec | None:
     return OpSpec("+".join(ops), "norm", args, attrs)
 
 
+def fuse_conv(graph: Graph) -> OpSpec | None:
+    """conv2d [→ eval batch norm or group norm] [→ unary element-wise stages] as one conv2d operator
+    whose per-channel epilogue applies the bias, the norm and the stages in one pass."""
+    if len(graph.ops) < 2 or graph.unsupported or graph.output != graph.ops[-1][0]:
+        return None
+    previous, conv = graph.ops[0]
+    if conv.family != "conv2d":
+        return None
+    args, attrs, rest = conv.args + ["None"] * (3 - len(conv.args)), dict(conv.attrs), graph.ops[1:]
+    if rest[0][1].family == "channel" and rest[0][1].args[0] == previous:
+        (previous, norm), rest = rest[0], rest[1:]
+        args += norm.args[1:]
+        attrs.update(norm.attrs, affine=norm.op)
+    stages = []
+    for name, stage in rest:
+        if stage.family != "elementwise" or stage.args != [previous] or ELEMENTWISE[stage.op][0] != 1:
+            return None
+        stages.append(stage)
+        previous = name
+    return OpSpec("+".join(spec.op for _, spec in graph.ops), "conv2d", args, attrs | {"stages": stages})
+
+
 def _joins(spec: OpSpec, previous: str, inputs: list[str], results: set[str]) -> bool:
     """Whether ``spec`` can be the next stage after ``previous``."""
     if spec.args.count(previous) != 1 or ELEMENTWISE[spec.op][0] != len(spec.args):

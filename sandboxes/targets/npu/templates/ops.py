@@ -131,11 +131,21 @@ class OpSpec:
             return {"HEAD_OPERAND": str(any(len(stage.args) == 2 for stage in stages)),
                     "COMPUTE": "\n".join("    " + line for line in code.splitlines())}
         if self.family == "channel":
-            return {"AFFINE": self.op, "EPS": repr(self.attrs.get("eps", 1e-5)), "GROUPS": str(self.attrs.get("groups", 1))}
-        if self.family in ("window", "conv2d"):
-            values = {key.upper(): str(self.attrs[key]) for key in ("kh", "kw", "stride", "pad")}
-            return values | ({"WINDOW": self.op.split("_")[0]} if self.family == "window" else {})
+            return self._channel_values(self.op)
+        if self.family == "window":
+            return self._window_values() | {"WINDOW": self.op.split("_")[0]}
+        if self.family == "conv2d":
+            return self._window_values() | self._channel_values(self.attrs.get("affine", "bias"))
         return {}
+
+    def _window_values(self) -> dict[str, str]:
+        return {key.upper(): str(self.attrs[key]) for key in ("kh", "kw", "stride", "pad")}
+
+    def _channel_values(self, affine: str) -> dict[str, str]:
+        stages = self.attrs.get("stages", [])
+        code = chain_code(stages) if stages else "pass"
+        return {"AFFINE": affine, "EPS": repr(self.attrs.get("eps", 1e-5)), "GROUPS": str(self.attrs.get("groups", 1)),
+                "STAGES": str(bool(stages)), "COMPUTE": "\n".join("    " + line for line in code.splitlines())}
 
     def _norm_fusion_values(self) -> dict[str, str]:
         """The norm family's optional prologue (x op= r, in place) and epilogue stages."""

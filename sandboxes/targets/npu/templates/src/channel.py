@@ -1,5 +1,6 @@
 """Template text of the channel family: per-channel affine maps over NCHW planes (batch norm with
-running statistics, group norm, a bias epilogue). ``HEADER`` holds the ${PARAM} placeholders."""
+running statistics, group norm, a bias), with an optional per-channel bias before them (a
+convolution's) and fused element-wise stages after. ``HEADER`` holds the ${PARAM} placeholders."""
 
 HEADER = r'''TILE_LENGTH = ${TILE_LENGTH}
 """Elements of a channel plane per chunk."""
@@ -7,11 +8,19 @@ BUFFER_NUM = ${BUFFER_NUM}
 """Buffers per queue: 2 overlaps loading, the affine map and storing."""
 BLOCK_DIM = ${BLOCK_DIM}
 """Cores; (sample, group) units are split over them."""
-AFFINE = "${AFFINE}"
-"""batch_norm: running statistics; group_norm: statistics of each group; bias: add a per-channel bias."""
+'''
+
+MAP = r'''AFFINE = "${AFFINE}"
+"""batch_norm: running statistics; group_norm: statistics of each group; bias: only the per-channel bias."""
 EPS = ${EPS}
 GROUPS = ${GROUPS}
 """Channel groups of group norm (each group's statistics are shared by its channels)."""
+STAGES = ${STAGES}
+"""Whether fused element-wise stages run on every mapped chunk before it is stored."""
+
+
+def compute(y, x, x2, t1, t2, n):
+${COMPUTE}
 '''
 
 BODY = r'''
@@ -22,55 +31,58 @@ class ChannelTiling(TilingData):
     group: int
     plane: int
     tile: int
+    has_pre: bool
 
 
 class ChannelKernel:
     """y = x * scale[c] + shift[c] per channel plane; the per-channel scalars come from the parameters
-    (loaded once into UB) and, for group norm, from a first pass over the unit's group."""
+    (loaded once into UB: weight, bias, mean, var, pre-bias) and, for group norm, from a first pass."""
 
-    def __init__(self, x, w, b, mean, var, y, tiling):
+    def __init__(self, x, params, y, tiling):
         self.t = tiling
         self.cols = tiling.group * tiling.plane
         self.tile = min(tiling.tile, tiling.plane)
         unit0, self.nunits = BlockSpan(tiling.units)
         self.unit0 = unit0
         self.xGm, self.yGm = GlobalTensor(), GlobalTensor()
-        self.paramGm = [GlobalTensor(), GlobalTensor(), GlobalTensor(), GlobalTensor()]
+        self.paramGm = [GlobalTensor() for _ in params]
         self.pipe = TPipe()
         self.inQueue, self.outQueue = TQue(TPosition.VECIN), TQue(TPosition.VECOUT)
         self.params, self.work = TBuf(), TBuf()
         if self.nunits > 0:
             self.xGm.SetGlobalBuffer(x[unit0 * self.cols], self.nunits * self.cols)
             self.yGm.SetGlobalBuffer(y[unit0 * self.cols], self.nunits * self.cols)
-            for gm, source in zip(self.paramGm, (w, b, mean, var)):
+            for gm, source in zip(self.paramGm, params):
                 gm.SetGlobalBuffer(source, tiling.channels)
             dtype = self.xGm.dtype
             self.padded = AlignedCount(self.tile, dtype)
             self.cpad = AlignedCount(tiling.channels, dtype)
             self.pipe.InitBuffer(self.inQueue, BUFFER_NUM, self.padded * sizeof(dtype))
             self.pipe.InitBuffer(self.outQueue, BUFFER_NUM, self.padded * sizeof(dtype))
-            self.pipe.InitBuffer(self.params, 4 * self.cpad * sizeof(dtype))
-            if AFFINE == "group_norm":
-                self.pipe.InitBuffer(self.work, 2 * self.padded * sizeof(dtype))
+            self.pipe.InitBuffer(self.params, 5 * self.cpad * sizeof(dtype))
+            self.pipe.InitBuffer(self.work, 2 * self.padded * sizeof(dtype))
 
     def Process(self):
         if self.nunits == 0:
             return
         params = self.params.Get(self.xGm.dtype)
-        for k in range({"batch_norm": 4, "group_norm": 2, "bias": 2}[AFFINE]):
-            CopyIn(params[k * self.cpad], self.paramGm[k], self.t.channels)
+        for k in range(5):
+            if k == 4 and self.t.has_pre or k < {"batch_norm": 4, "group_norm": 2, "bias": 0}[AFFINE]:
+                CopyIn(params[k * self.cpad], self.paramGm[k], self.t.channels)
         for u in range(self.nunits):
-            row = self.xGm[u * self.cols]
-            mean, rstd = self.Statistics(row) if AFFINE == "group_norm" else (0.0, 1.0)
+            first = (self.unit0 + u) * self.t.group % self.t.channels
+            mean, rstd = self.Statistics(self.xGm[u * self.cols], params, first) if AFFINE == "group_norm" \
+                else (0.0, 1.0)
             for g in range(self.t.group):
-                c = ((self.unit0 + u) * self.t.group + g) % self.t.channels
-                weight, bias = params.GetValue(c), params.GetValue(self.cpad + c)
+                c = first + g
+                pre = params.GetValue(4 * self.cpad + c) if self.t.has_pre else 0.0
+                weight, bias = (params.GetValue(c), params.GetValue(self.cpad + c)) if AFFINE != "bias" else (1.0, 0.0)
                 if AFFINE == "batch_norm":
                     mean = params.GetValue(2 * self.cpad + c)
                     rstd = 1.0 / ScalarSqrt(params.GetValue(3 * self.cpad + c) + EPS)
-                scale = 1.0 if AFFINE == "bias" else rstd * weight
+                scale = rstd * weight
                 offset = u * self.cols + g * self.t.plane
-                self.Apply(self.xGm[offset], self.yGm[offset], scale, bias - mean * scale)
+                self.Apply(self.xGm[offset], self.yGm[offset], scale, bias + (pre - mean) * scale)
 
     def Load(self, src, n):
         x = self.inQueue.AllocTensor(self.xGm.dtype)
@@ -78,34 +90,43 @@ class ChannelKernel:
         self.inQueue.EnQue(x)
         return self.inQueue.DeQue()
 
-    def Statistics(self, row):
-        """Mean and 1/std of one group: sums and sums of squares over its chunks."""
+    def Statistics(self, row, params, first):
+        """Mean and 1/std of one group of (x + pre-bias): per-channel sums, the bias added on the scalar unit."""
         scratch = self.work.Get(self.xGm.dtype)
         sq, work = scratch, scratch[self.padded]
         total, squares = 0.0, 0.0
-        for start in range(0, self.cols, self.tile):
-            n = min(self.tile, self.cols - start)
-            x = self.Load(row[start], n)
-            Mul(sq, x, x, n)
-            ReduceSum(work, x, work, n)
-            total += work.GetValue(0)
-            self.inQueue.FreeTensor(x)
-            ReduceSum(work, sq, work, n)
-            squares += work.GetValue(0)
+        for g in range(self.t.group):
+            pre = params.GetValue(4 * self.cpad + first + g) if self.t.has_pre else 0.0
+            plane_sum, plane_squares = 0.0, 0.0
+            for start in range(g * self.t.plane, (g + 1) * self.t.plane, self.tile):
+                n = min(self.tile, (g + 1) * self.t.plane - start)
+                x = self.Load(row[start], n)
+                Mul(sq, x, x, n)
+                ReduceSum(work, x, work, n)
+                plane_sum += work.GetValue(0)
+                self.inQueue.FreeTensor(x)
+                ReduceSum(work, sq, work, n)
+                plane_squares += work.GetValue(0)
+            total += plane_sum + self.t.plane * pre
+            squares += plane_squares + 2.0 * pre * plane_sum + self.t.plane * pre * pre
         mean = total / self.cols
         return mean, 1.0 / ScalarSqrt(max(squares / self.cols - mean * mean, 0.0) + EPS)
 
     def Apply(self, src, dst, scale, shift):
-        """dst = src * scale + shift over one channel plane."""
+        """dst = stages(src * scale + shift) over one channel plane."""
+        scratch = self.work.Get(self.xGm.dtype)
         for start in range(0, self.t.plane, self.tile):
             n = min(self.tile, self.t.plane - start)
             x = self.Load(src[start], n)
             y = self.outQueue.AllocTensor(self.xGm.dtype)
+            z = x if STAGES else y
             if AFFINE == "bias":
-                Adds(y, x, shift, n)
+                Adds(z, x, shift, n)
             else:
-                Muls(y, x, scale, n)
-                Adds(y, y, shift, n)
+                Muls(z, x, scale, n)
+                Adds(z, z, shift, n)
+            if STAGES:
+                compute(y, x, x, scratch, scratch[self.padded], n)
             self.outQueue.EnQue(y)
             self.inQueue.FreeTensor(x)
             y = self.outQueue.DeQue()
@@ -114,21 +135,21 @@ class ChannelKernel:
 
 
 @kernel
-def channel_kernel(x, w, b, mean, var, y, tiling):
-    ChannelKernel(x, w, b, mean, var, y, tiling).Process()
+def channel_kernel(x, w, b, mean, var, pre, y, tiling):
+    ChannelKernel(x, (w, b, mean, var, pre), y, tiling).Process()
 
 
-def run_channel(x, weight=None, bias=None, mean=None, var=None):
-    """Host side: the per-channel map over NCHW x with optional weight, bias and running statistics."""
+def run_channel(x, weight=None, bias=None, mean=None, var=None, pre=None):
+    """Host side: the per-channel map over NCHW x (weight, bias, running statistics, a bias before them)."""
     x = x.contiguous()
     channels = x.shape[1]
     group = channels // GROUPS if AFFINE == "group_norm" else 1
     plane = x.numel() // (x.shape[0] * channels)
     y = torch.empty_like(x)
-    params = [x if p is None else p.detach().contiguous() for p in (weight, bias, mean, var)]
-    tiling = ChannelTiling(x.shape[0] * channels // group, channels, group, plane, TILE_LENGTH)
+    params = [x if p is None else p.detach().contiguous() for p in (weight, bias, mean, var, pre)]
+    tiling = ChannelTiling(x.shape[0] * channels // group, channels, group, plane, TILE_LENGTH, pre is not None)
     launch(channel_kernel, BLOCK_DIM, x, *params, y, tiling)
     return y
 '''
 
-SOURCE = HEADER + BODY
+SOURCE = HEADER + MAP + BODY

@@ -1,5 +1,6 @@
 """Template text of the conv2d family: img2col on the vector cores (the window family's kernel), one
-cube matmul per image against the filter matrix, and the bias as a per-channel epilogue."""
+cube matmul per image against the filter matrix, and a per-channel epilogue (the bias, a fused batch or
+group norm, fused element-wise stages)."""
 
 from sandboxes.targets.npu.templates.src import channel, matmul, window
 
@@ -17,18 +18,20 @@ BLOCK_DIM = ${BLOCK_DIM}
 """Blocks of every launch (cube blocks beyond the AIC cores queue behind them)."""
 KH, KW, STRIDE, PAD = ${KH}, ${KW}, ${STRIDE}, ${PAD}
 WINDOW = "img2col"
-AFFINE, EPS, GROUPS = "bias", 0.0, 1
 '''
 
 BODY = r'''
 
-def run_conv2d(x, weight, bias=None):
-    """Host side: NCHW convolution as img2col, weight (Cout x Cin*KH*KW) @ col per image, then the bias."""
+def run_conv2d(x, weight, bias=None, norm_weight=None, norm_bias=None, mean=None, var=None):
+    """Host side: NCHW convolution as img2col, weight (Cout x Cin*KH*KW) @ col per image, then the
+    per-channel epilogue: the bias, and the fused norm (its parameters) and stages."""
     col = run_window(x)
     n, k, oh, ow = col.shape
     cout = weight.shape[0]
     y = run_matmul(weight.detach().reshape(cout, k), col.reshape(n, k, oh * ow)).reshape(n, cout, oh, ow)
-    return y if bias is None else run_channel(y, None, bias)
+    if bias is None and AFFINE == "bias" and not STAGES:
+        return y
+    return run_channel(y, norm_weight, norm_bias, mean, var, bias)
 '''
 
-SOURCE = HEADER + window.BODY + matmul.BODY + channel.BODY + BODY
+SOURCE = HEADER + channel.MAP + window.BODY + matmul.BODY + channel.BODY + BODY

@@ -7,7 +7,7 @@ import torch.nn.functional as F
 from sandboxes.targets.npu.eager import run_eager
 from sandboxes.targets.npu.launch import capture
 from sandboxes.targets.npu.templates import render_kernel
-from sandboxes.targets.npu.templates.fusion import fuse_elementwise, fuse_epilogue, fuse_norm, fuse_reduction
+from sandboxes.targets.npu.templates.fusion import fuse_conv, fuse_elementwise, fuse_epilogue, fuse_norm, fuse_reduction
 from sandboxes.targets.npu.templates.recognize import recognise
 from tests.sandboxes.targets.npu.templates.test_init import load
 
@@ -124,3 +124,30 @@ def test_norm_takes_a_residual_prologue_and_activation_stages():
         out = module.run_norm(x, model.norm.weight, model.norm.bias, r)
     torch.testing.assert_close(out, model(x, r), atol=1e-5, rtol=1e-4)
     assert len(launches) == 1 and len(run_eager(model, [x, r]).profile.launches) == 3
+
+
+class ConvNormAct(nn.Module):
+    def __init__(self, norm, bias=True):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3, padding=1, bias=bias)
+        self.norm = norm
+
+    def forward(self, x):
+        return F.silu(self.norm(self.conv(x)))
+
+
+def test_conv_takes_its_norm_and_stages_into_the_channel_epilogue():
+    x = torch.randn(2, 3, 10, 12)
+    batch = nn.BatchNorm2d(4).eval()
+    batch.running_mean.uniform_(-0.5, 0.5)
+    batch.running_var.uniform_(0.5, 1.5)
+    for model in (ConvNormAct(batch), ConvNormAct(nn.GroupNorm(2, 4)), ConvNormAct(nn.GroupNorm(2, 4), bias=False)):
+        spec = fuse_conv(recognise(model, [x]))
+        assert spec.family == "conv2d" and spec.op.endswith("_norm+silu")
+        module = load(render_kernel(spec, {"TILE_LENGTH": 1024, "BASE_M": 64, "BASE_N": 64}))
+        params = [model.conv.weight, model.conv.bias, model.norm.weight, model.norm.bias]
+        params += [model.norm.running_mean, model.norm.running_var] if isinstance(model.norm, nn.BatchNorm2d) else []
+        with capture() as launches:
+            out = module.run_conv2d(x, *params)
+        torch.testing.assert_close(out, model(x), atol=1e-4, rtol=1e-4)
+        assert len(launches) == 3 and len(run_eager(model, [x]).profile.launches) >= 4
