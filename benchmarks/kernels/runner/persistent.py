@@ -54,6 +54,8 @@ class PersistentRunner:
         self._server: _Server | None = None
         self.started = 0
         """How many servers this runner has started (tests and benchmarks read it)."""
+        self.retired: list[str] = []
+        """Why each server before the current one was stopped."""
 
     def run(self, task_source: str, solution_source: str, settings: RunnerSettings, cache_dir: Path | None,
             sandbox: Sandbox, config: EvalConfig) -> RunnerOutcome:
@@ -75,8 +77,10 @@ class PersistentRunner:
         """The running server for these settings, starting one when needed (a RunResult when that fails)."""
         env, limits = runner_environment(settings, cache_dir, config)
         key = json.dumps([id(sandbox), env, limits.model_dump()], sort_keys=True, default=str)
-        if self._server is not None and (self._server.key != key or self._server.served >= MAX_REQUESTS):
-            self.close()
+        if self._server is not None and self._server.key != key:
+            self.close("settings or code changed")
+        elif self._server is not None and self._server.served >= MAX_REQUESTS:
+            self.close(f"served {MAX_REQUESTS} requests")
         if self._server is None:
             limits = limits.model_copy(update={"cpu_s": limits.cpu_s * MAX_REQUESTS})
             process = sandbox.spawn([sys.executable, *SERVER_ARGV], env=env, limits=limits)
@@ -99,12 +103,13 @@ class PersistentRunner:
             while True:
                 line = process.read_line(max(0.0, deadline - time.monotonic())).decode(errors="replace")
                 if line.startswith("AKRESTART"):
-                    self.close()
+                    self.close(line)
                     return None
                 lines.append(line)
                 if signed_payload(line, request["nonce"]) is not None:
-                    if _await_ready(process, READY_TIMEOUT_S) is not None:
-                        self.close()
+                    not_ready = _await_ready(process, READY_TIMEOUT_S)
+                    if not_ready is not None:
+                        self.close(f"not ready after a verdict: {not_ready.stderr.strip()[-300:]}")
                     return RunResult(returncode=0, stdout="\n".join(lines), stderr="")
         except (TimeoutError, ProcessExited) as error:
             timed_out = isinstance(error, TimeoutError)
@@ -112,7 +117,7 @@ class PersistentRunner:
         record = RunResult(returncode=process.returncode or 0, stdout="\n".join(lines),
                            stderr=process.stderr_tail(), timed_out=timed_out,
                            oom_killed=process.oom_kills() > oom_before)
-        self.close()
+        self.close("timed out" if timed_out else "exited during a request")
         return record
 
     @property
@@ -120,11 +125,12 @@ class PersistentRunner:
         """True while a server is held."""
         return self._server is not None
 
-    def close(self) -> None:
+    def close(self, reason: str = "closed") -> None:
         """Stop the server (a later ``run`` starts a new one)."""
         if self._server is not None:
             self._server.process.close()
             self._server = None
+            self.retired.append(reason)
 
 
 def _await_ready(process: SandboxProcess, timeout_s: float) -> RunResult | None:
@@ -176,6 +182,11 @@ class VerifierPool:
     def servers_started(self) -> int:
         """Servers started by all runners so far."""
         return sum(r.started for r in self._runners)
+
+    @property
+    def retired(self) -> list[str]:
+        """Why servers were stopped, over all runners."""
+        return [reason for r in self._runners for reason in r.retired]
 
     @property
     def running(self) -> bool:

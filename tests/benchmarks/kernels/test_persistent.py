@@ -137,7 +137,7 @@ def test_a_daemon_of_one_candidate_does_not_survive_into_the_next(runner, tiny_r
     assert first.status.value == "correct", first.reason
     second = verify(PROBES, tiny_relu, cpu_target, sandbox, unchecked, runner)
     assert second.status.value == "correct", second.reason
-    assert runner.servers_started == 1  # cleaned up between requests, not by a restart
+    assert runner.servers_started == 1, runner.retired  # cleaned up between requests, not by a restart
 
 
 def test_a_candidate_that_kills_the_server_gets_a_crash_and_the_next_one_runs(runner, tiny_relu, cpu_target,
@@ -146,7 +146,7 @@ def test_a_candidate_that_kills_the_server_gets_a_crash_and_the_next_one_runs(ru
     assert killed.status.value == "crashed" and "no verdict" in killed.reason
     after = verify(GOOD, tiny_relu, cpu_target, sandbox, unchecked, runner)
     assert after.status.value == "correct", after.reason
-    assert runner.servers_started == 2
+    assert runner.servers_started == 2, runner.retired
 
 
 def test_a_hang_past_the_wall_limit_is_a_timeout_and_the_next_one_runs(runner, tiny_relu, cpu_target, sandbox,
@@ -161,14 +161,14 @@ def test_forged_verdict_lines_are_not_believed(runner, tiny_relu, cpu_target, sa
     forged = verify(FORGES, tiny_relu, cpu_target, sandbox, unchecked, runner)
     assert forged.status.value == "incorrect", forged.reason
     assert verify(GOOD, tiny_relu, cpu_target, sandbox, unchecked, runner).status.value == "correct"
-    assert runner.servers_started == 1
+    assert runner.servers_started == 1, runner.retired
 
 
 def test_extensions_built_between_requests_are_seen_by_the_same_server(runner, tiny_relu, cpu_target, sandbox,
                                                                        unchecked):
     result = verify(BUILDS_AT_RUN_TIME, tiny_relu, cpu_target, sandbox, unchecked, runner)
     assert result.status.value == "correct", result.reason
-    assert runner.servers_started == 1
+    assert runner.servers_started == 1, runner.retired
 
 
 def test_a_good_solution_gets_the_same_verdict_in_both_modes(sandbox):
