@@ -51,12 +51,13 @@ TEMPLATES = {
     t.family: t for t in (
         KernelTemplate("elementwise", "element-wise operators, tiled over cores with queue double buffering",
                        tuple(ELEMENTWISE), VECTOR_SPACE, {"TILE_LENGTH": 4096, "BUFFER_NUM": 2, "BLOCK_DIM": 48}),
-        KernelTemplate("row_reduce", "sum/mean/max/min over the last dimension, chunked rows",
+        KernelTemplate("row_reduce", "sum/mean/max/min/argmax over the last dimension, chunked rows",
                        ("sum_rows", "mean_rows", "max_rows", "min_rows", "argmax_rows"), VECTOR_SPACE,
                        {"TILE_LENGTH": 8192, "BUFFER_NUM": 2, "BLOCK_DIM": 48}),
         KernelTemplate("softmax", "softmax / log-softmax over the last dimension, two passes with online max",
                        ("softmax", "log_softmax"), VECTOR_SPACE, {"TILE_LENGTH": 4096, "BUFFER_NUM": 2, "BLOCK_DIM": 48}),
-        KernelTemplate("norm", "layer norm, RMS norm and L2 normalisation over the last dimension, two passes",
+        KernelTemplate("norm", "layer norm, RMS norm and L2 normalisation over the last dimension, two passes; "
+                       "an optional residual prologue and fused element-wise stages",
                        ("layer_norm", "rms_norm", "l2_normalize"), VECTOR_SPACE, {"TILE_LENGTH": 4096, "BUFFER_NUM": 2, "BLOCK_DIM": 48}),
         KernelTemplate("matmul", "cube matmul (2-D, batched, transposed B, matrix-vector) with Nd2Nz tiles",
                        ("matmul",), CUBE_SPACE, {"BASE_M": 128, "BASE_N": 128, "BASE_K": 64, "BUFFER_NUM": 2,
@@ -67,7 +68,7 @@ TEMPLATES = {
                        "partial sums, then a one-core combine", ("sum_all", "mean_all"), VECTOR_SPACE,
                        VECTOR_DEFAULTS),
         KernelTemplate("channel", "per-channel affine maps over NCHW planes: batch norm (running statistics), "
-                       "group norm (two passes)", ("batch_norm", "group_norm"), VECTOR_SPACE, VECTOR_DEFAULTS),
+                       "group norm (two passes), with fused element-wise stages", ("batch_norm", "group_norm"), VECTOR_SPACE, VECTOR_DEFAULTS),
         KernelTemplate("window", "pooling and depthwise convolution over NCHW planes: bands with halo rows in "
                        "UB, Gather for the window taps", ("avg_pool2d", "max_pool2d", "depthwise_conv2d"),
                        VECTOR_SPACE, {**VECTOR_DEFAULTS, "TILE_LENGTH": 2048}),
@@ -75,7 +76,7 @@ TEMPLATES = {
                        "Gather through an offset table, strided stores", ("transpose",), TRANSPOSE_SPACE,
                        {"TILE_ROWS": 64, "TILE_COLS": 64, "BUFFER_NUM": 2, "BLOCK_DIM": 48}),
         KernelTemplate("conv2d", "2-D convolution: img2col on the vector cores, a cube matmul per image, "
-                       "the bias as a per-channel epilogue", ("conv2d",), MIXED_SPACE,
+                       "a per-channel epilogue (bias, fused batch/group norm and stages)", ("conv2d",), MIXED_SPACE,
                        {"TILE_LENGTH": 2048, "BASE_M": 64, "BASE_N": 128, "BASE_K": 64, "BUFFER_NUM": 2,
                         "BLOCK_DIM": 24}),
         KernelTemplate("epilogue", "a bias broadcast over the rows plus fused element-wise stages, one UB pass",

@@ -71,7 +71,8 @@ class ChannelKernel:
                 CopyIn(params[k * self.cpad], self.paramGm[k], self.t.channels)
         for u in range(self.nunits):
             first = (self.unit0 + u) * self.t.group % self.t.channels
-            mean, rstd = self.Statistics(self.xGm[u * self.cols], params, first) if AFFINE == "group_norm" \
+            channels = range(first, first + self.t.group)
+            mean, rstd = self.Statistics(self.xGm[u * self.cols], params, channels) if AFFINE == "group_norm" \
                 else (0.0, 1.0)
             for g in range(self.t.group):
                 c = first + g
@@ -90,13 +91,13 @@ class ChannelKernel:
         self.inQueue.EnQue(x)
         return self.inQueue.DeQue()
 
-    def Statistics(self, row, params, first):
+    def Statistics(self, row, params, channels):
         """Mean and 1/std of one group of (x + pre-bias): per-channel sums, the bias added on the scalar unit."""
         scratch = self.work.Get(self.xGm.dtype)
         sq, work = scratch, scratch[self.padded]
         total, squares = 0.0, 0.0
-        for g in range(self.t.group):
-            pre = params.GetValue(4 * self.cpad + first + g) if self.t.has_pre else 0.0
+        for g, c in enumerate(channels):
+            pre = params.GetValue(4 * self.cpad + c) if self.t.has_pre else 0.0
             plane_sum, plane_squares = 0.0, 0.0
             for start in range(g * self.t.plane, (g + 1) * self.t.plane, self.tile):
                 n = min(self.tile, (g + 1) * self.t.plane - start)
