@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -16,13 +17,22 @@ def bench_qmemory(entries: Annotated[int, typer.Option(help="Memory entries to f
                   queries: Annotated[int, typer.Option(help="Timed retrievals per index and condition.")] = 200,
                   load: Annotated[bool, typer.Option(
                       "--load", help="Measure again while one CPU-burning process runs.")] = False,
+                  words: Annotated[str, typer.Option(
+                      help="Words per synthetic entry and query, MIN-MAX (longer fills more buckets).")] = "12-39",
                   json_path: Annotated[Optional[Path], typer.Option("--json", help="Write the report here.")] = None
                   ) -> None:
     """Full retrievals (embed, recall, Q lookup, epsilon-greedy, fetch): p50/p95 per query of the postings
     index and of the brute-force dense product it replaced, side by side, quiet and (--load) loaded."""
     from memory.qmemory.bench import run_retrieval_benchmark
+
+    emit_report(run_retrieval_benchmark(entries, queries, load=load, words=_word_range(words)), json_path)
+
+
+def _word_range(text: str) -> tuple[int, int]:
+    """'12-39' -> (12, 40): the half-open range the generator draws lengths from."""
     from sandboxes.errors import UserError
 
-    if entries < 1 or queries < 1:
-        raise UserError("--entries and --queries must be at least 1")
-    emit_report(run_retrieval_benchmark(entries, queries, load=load), json_path)
+    match = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*", text)
+    if not match or not 1 <= int(match[1]) <= int(match[2]):
+        raise UserError(f"--words must look like 12-39 (MIN-MAX, 1 <= MIN <= MAX), got '{text}'")
+    return int(match[1]), int(match[2]) + 1

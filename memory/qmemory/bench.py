@@ -38,24 +38,26 @@ METHODS = ("postings index", "brute-force dense, 1 BLAS thread", "brute-force de
 PREVIOUS = METHODS[2]
 
 
-def synthetic_entries(count: int, seed: int) -> list[MemoryEntry]:
-    """``count`` distinct entries of 12-40 domain words (plus an id token), all four kinds."""
+def synthetic_entries(count: int, seed: int, words: tuple[int, int] = (12, 40)) -> list[MemoryEntry]:
+    """``count`` distinct entries of ``words`` (low inclusive, high exclusive) domain words plus an id token,
+    all four kinds. Longer entries fill more of the embedding's buckets, as traces carrying code do."""
     rng = np.random.default_rng(seed)
     entries = []
     for i in range(count):
-        words = rng.choice(WORDS, size=int(rng.integers(12, 40)))
-        entries.append(MemoryEntry(kind=KINDS[i % 4], text=f"e{i} " + " ".join(words), task=f"task{i % 97}"))
+        words_drawn = rng.choice(WORDS, size=int(rng.integers(*words)))
+        entries.append(MemoryEntry(kind=KINDS[i % 4], text=f"e{i} " + " ".join(words_drawn), task=f"task{i % 97}"))
     return entries
 
 
 def run_retrieval_benchmark(entries: int = 100_000, queries: int = 200, seed: int = 0, load: bool = False,
-                            config: QMemoryConfig | None = None, workdir: Path | None = None) -> Report:
+                            words: tuple[int, int] = (12, 40), config: QMemoryConfig | None = None,
+                            workdir: Path | None = None) -> Report:
     """Fill a memory with ``entries`` items and time ``queries`` full retrievals (embed, recall, Q lookup,
-    epsilon-greedy, fetch) per index and condition."""
+    epsilon-greedy, fetch) per index and condition; queries are drawn like the entries."""
     config = config or QMemoryConfig(embedding="hashed-tfidf", seed=seed)
-    texts = [e.text for e in synthetic_entries(queries, seed + 1)]
+    texts = [e.text for e in synthetic_entries(queries, seed + 1, words)]
     with tempfile.TemporaryDirectory(dir=workdir) as tmp:
-        build_s, memory = _build(Path(tmp) / "bench.sqlite", entries, seed, config)
+        build_s, memory = _build(Path(tmp) / "bench.sqlite", entries, seed, words, config)
         indexes = {METHODS[0]: memory.index, METHODS[1]: _dense_copy(memory, 1), PREVIOUS: _dense_copy(memory, None)}
         k = max(config.top_n, math.ceil(config.recall_factor * config.top_n))
         same = _same_candidates(memory, indexes, texts, k)
@@ -66,17 +68,19 @@ def run_retrieval_benchmark(entries: int = 100_000, queries: int = 200, seed: in
             rows += [{"condition": condition, "index": name, **numbers} for name, numbers in measured.items()]
             summary.update(_condition_summary(condition, measured, burner))
         memory.close()
-    head = {"entries": entries, "queries": queries, "embedder": memory.embedder.name, "recall_k": k,
+    head = {"entries": entries, "queries": queries, "words_per_entry": f"{words[0]}-{words[1] - 1}",
+            "embedder": memory.embedder.name, "recall_k": k,
             "top_n": config.top_n, "build_s": round(build_s, 2), "cpus": os.cpu_count(),
             "same_candidates": f"{same}/{queries}"}
     return Report(summary={**head, **summary}, rows=rows,
                   title=f"Q-memory retrieval over {entries} entries: postings index vs brute-force dense")
 
 
-def _build(path: Path, count: int, seed: int, config: QMemoryConfig) -> tuple[float, QMemory]:
+def _build(path: Path, count: int, seed: int, words: tuple[int, int],
+           config: QMemoryConfig) -> tuple[float, QMemory]:
     start = time.perf_counter()
     memory = QMemory(path, config)
-    entries = synthetic_entries(count, seed)
+    entries = synthetic_entries(count, seed, words)
     for offset in range(0, count, 10_000):
         batch = entries[offset:offset + 10_000]
         memory.store.add_entries(batch, memory.embedder.embed([e.text for e in batch]))
@@ -143,6 +147,7 @@ def _condition_summary(condition: str, measured: dict[str, dict[str, float]], bu
                f"{prefix}dense_retrieve_ms_p95": old["retrieve_p95_ms"],
                f"{prefix}speedup_p50": round(old["retrieve_p50_ms"] / new["retrieve_p50_ms"], 2),
                f"{prefix}speedup_p95": round(old["retrieve_p95_ms"] / new["retrieve_p95_ms"], 2)}
+    summary[f"{prefix}machine_load_1min"] = round(os.getloadavg()[0], 2)
     if burner:
         summary["load_cpu_fraction"] = burner["cpu_fraction"]
     return summary

@@ -1,5 +1,3 @@
-import json
-
 from memory.qmemory import EntryKind, MemoryEntry, QMemory, QMemoryConfig, QUpdate
 
 
@@ -25,10 +23,3 @@ def test_memory_export_import_and_stats(agent_cli, tmp_path):
     stats = agent_cli("memory", "stats", str(tmp_path / "b.sqlite"))
     assert "'experience': 1" in stats.out and "1 Q-values" in stats.out
     assert agent_cli("memory", "stats", str(tmp_path / "missing.sqlite")).code == 2
-
-
-def test_bench_qmemory_reports_latencies(agent_cli, tmp_path):
-    result = agent_cli("bench", "qmemory", "--entries", "3000", "--queries", "10", "--json", str(tmp_path / "q.json"))
-    assert result.code == 0, result.err
-    summary = json.loads((tmp_path / "q.json").read_text())["summary"]
-    assert summary["entries"] == 3000 and summary["retrieve_ms_p50"] > 0
