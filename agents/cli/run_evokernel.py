@@ -1,4 +1,4 @@
-"""`agent run evokernel`, `agent bench evokernel`, `agent bench qmemory` and `agent memory export|import|stats`."""
+"""`agent run evokernel`, `agent bench evokernel` and `agent memory export|import|stats`."""
 
 from __future__ import annotations
 
@@ -66,17 +66,6 @@ def bench_evokernel(methods: Annotated[str, typer.Option(
                                                        "memory": memory, "workers": workers})
     run, report = launch(BENCH_NAME, bench_config(base, parse_methods(methods)), options, execute_bench)
     emit_report(report, json_path, run)
-
-
-@bench_app.command("qmemory")
-def bench_qmemory(entries: Annotated[int, typer.Option(help="Memory entries to fill.")] = 100_000,
-                  queries: Annotated[int, typer.Option(help="Timed retrievals.")] = 200,
-                  json_path: Annotated[Optional[Path], typer.Option("--json", help="Write the report here.")] = None
-                  ) -> None:
-    """Retrieval latency over a large memory (embed, recall, Q lookup, epsilon-greedy), argpartition vs sort."""
-    from memory.qmemory.bench import run_retrieval_benchmark
-
-    emit_report(run_retrieval_benchmark(entries, queries), json_path)
 
 
 @memory_app.command("export")
