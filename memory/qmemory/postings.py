@@ -16,26 +16,33 @@ from memory.qmemory.index import RefitSchedule, Weigher, best_first, reserve, to
 
 
 class PostingList:
-    """Rows (ascending) with a non-zero raw value in one dimension, and those values."""
+    """Rows (ascending) with a non-zero raw value in one dimension, and those values (arrays have spare
+    capacity; ``span`` is the [0, size) range handed to the scatter kernel)."""
 
-    __slots__ = ("rows", "values", "size")
+    __slots__ = ("rows", "values", "size", "span")
 
     def __init__(self) -> None:
         self.rows = np.zeros(0, dtype=np.int32)
         self.values = np.zeros(0, dtype=np.float64)
         self.size = 0
+        self.span = np.zeros(2, dtype=np.int32)
 
     def extend(self, rows: np.ndarray, values: np.ndarray) -> None:
         stop = self.size + len(rows)
         self.rows, self.values = reserve(self.rows, stop), reserve(self.values, stop)
         self.rows[self.size:stop], self.values[self.size:stop] = rows, values
         self.size = stop
+        self.span = np.array([0, stop], dtype=np.int32)
 
-    def scatter(self, out: np.ndarray, coefficient: float, first: int = 0, squared: bool = False) -> None:
-        """``out[row] += coefficient * value`` (or value squared) for the postings from position ``first``."""
+    def scatter(self, out: np.ndarray, coefficient: np.ndarray) -> None:
+        """``out[row] += coefficient[0] * value`` over the whole list (the search's hot loop)."""
+        csc_matvec(len(out), 1, self.span, self.rows, self.values, coefficient, out)
+
+    def scatter_squares(self, out: np.ndarray, coefficient: float, first: int) -> None:
+        """``out[row] += coefficient * value ** 2`` for the postings from position ``first`` on."""
         values = self.values[first:self.size]
         csc_matvec(len(out), 1, np.array([0, len(values)], dtype=np.int32), self.rows[first:self.size],
-                   values * values if squared else values, np.array([coefficient]), out)
+                   values * values, np.array([coefficient]), out)
 
 
 class Shard:
@@ -68,13 +75,13 @@ class Shard:
         for dim, postings in enumerate(self.lists):
             first = int(np.searchsorted(postings.rows[: postings.size], start))
             if first < postings.size:
-                postings.scatter(squares, float(weights[dim]) ** 2, first, squared=True)
+                postings.scatter_squares(squares, float(weights[dim]) ** 2, first)
         self.inv_norms[start:self.size] = 1.0 / np.maximum(np.sqrt(squares[start:]), 1e-12)
 
     def scores(self, dims: np.ndarray, coefficients: np.ndarray) -> np.ndarray:
         """Cosine similarity of every row to a query given as (non-zero dims, weighted unit coefficients)."""
         totals = np.zeros(self.size)
-        for dim, coefficient in zip(dims.tolist(), coefficients.tolist()):
+        for dim, coefficient in zip(dims.tolist(), coefficients.reshape(-1, 1)):
             if self.lists[dim].size:
                 self.lists[dim].scatter(totals, coefficient)
         return totals * self.inv_norms[: self.size]
