@@ -18,9 +18,9 @@ class Relu(nn.Module):
         return torch.relu(x)
 
 
-class Cumsum(nn.Module):
+class Cumprod(nn.Module):
     def forward(self, x):
-        return torch.cumsum(x, dim=1)
+        return torch.cumprod(x, dim=1)
 
 
 def relu_solution():
@@ -52,8 +52,8 @@ def test_reference_call_runs_eager_once_per_shape():
     second = hooks.reference_call(Relu(), [x])
     assert first[1]["cycles"] == second[1]["cycles"]
     torch.testing.assert_close(second[0], torch.relu(x))
-    missing = hooks.reference_call(Cumsum(), [x])
-    assert math.isnan(missing[1]["runtime_ms"]) and "cumsum" in missing[1]["baseline"]
+    missing = hooks.reference_call(Cumprod(), [x])
+    assert math.isnan(missing[1]["runtime_ms"]) and "cumprod" in missing[1]["baseline"]
 
 
 def test_a_solution_without_launches_fails():
