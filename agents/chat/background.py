@@ -12,7 +12,9 @@ from typing import Any, Callable
 
 from agents.runtime.run import list_run_ids, read_events, runs_root
 
-FOLLOWED_KINDS = ("node.start", "node.end", "node.error", "model.call", "best", "budget.exceeded", "run.end")
+FOLLOWED_KINDS = ("node.start", "node.end", "node.error", "model.call", "best", "budget.exceeded", "budget.changed",
+                  "guidance", "graph.answer", "graph.paused", "evokernel.attempt", "evokernel.guidance_seen", "run.end")
+REPORT_KEYS = 8
 FIND_RUN_S = 120.0
 POLL_S = 0.3
 
@@ -25,10 +27,19 @@ def event_line(run_id: str, event: dict[str, Any]) -> str:
               "node.error": lambda e: f"{e.get('node', '')}: {str(e.get('error', ''))[:120]}",
               "model.call": lambda e: f"{e.get('model', '')} {e.get('prompt_tokens', 0)}+"
                                       f"{e.get('completion_tokens', 0)} tokens ${e.get('cost_usd', 0):.4f}",
+              "evokernel.attempt": lambda e: f"{e.get('task')} attempt {e.get('attempt')} ({e.get('stage')}): "
+                                             f"{e.get('status')}" + (f" {e['latency_ms']:.4g} ms"
+                                                                     if e.get("latency_ms") is not None else ""),
+              "graph.paused": lambda e: f"waiting for an answer: {e.get('interrupts')}"[:300],
               "run.end": lambda e: f"{e.get('status', '')} {e.get('reason', '')}".strip()}.get(kind)
     text = detail(event) if detail else ", ".join(f"{k}={v}" for k, v in event.items()
                                                    if k not in ("seq", "ts", "kind"))[:160]
     return f"[{run_id}] {kind} {text}".rstrip()
+
+
+def line_printer(console: Any) -> Callable[[str], None]:
+    """Print followed lines whole (the terminal wraps them), so a narrow or dumb terminal does not split them."""
+    return lambda line: console.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
 class BackgroundRun:
@@ -81,7 +92,21 @@ class BackgroundRun:
             if done:
                 break
             time.sleep(POLL_S)
+        self.say(self._result_line())
         self.say(f"[{self.run_id}] process exited {self.process.returncode}; agent chat --attach {self.run_id}")
+
+    def _result_line(self) -> str:
+        """The first fields of the run's report summary (its final result, or why it stopped)."""
+        from benchmarks.report import Report
+
+        path = self.root / self.run_id / "report.json"
+        try:
+            summary = Report.read_json(path).summary
+        except (OSError, ValueError, KeyError):
+            return f"[{self.run_id}] no report"
+        shown = [f"{key}={value}" for key, value in list(summary.items())[:REPORT_KEYS]
+                 if not isinstance(value, (list, dict))]
+        return f"[{self.run_id}] result: {', '.join(shown)}"[:400]
 
     def _find_run(self, known: set[str]) -> str | None:
         deadline = time.monotonic() + FIND_RUN_S

@@ -101,13 +101,13 @@ def undo(session: "ChatSession", _argument: str) -> bool:
 
 def start_run(session: "ChatSession", argument: str) -> bool:
     """/run AGENT [ARGS...] starts `agent run AGENT ...` in the background and follows its events."""
-    from agents.chat.background import BackgroundRun
+    from agents.chat.background import BackgroundRun, line_printer
 
     if not argument:
         for job in session.background:
             session.say(job.describe())
         return True
-    job = BackgroundRun(["run", *shlex.split(argument)], session.say, session.run.artifacts)
+    job = BackgroundRun(["run", *shlex.split(argument)], line_printer(session.console), session.run.artifacts)
     job.start()
     session.background.append(job)
     session.run.emit("chat.background_run", argv=job.argv)

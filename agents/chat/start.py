@@ -45,7 +45,8 @@ def start_chat(config: ChatConfig, *, model_spec: str | None, api_base: str | No
     session = ChatSession(run, model, toolbox, config, system_prompt(toolbox, extra), api_base=api_base,
                          console=console)
     if target is not None:
-        from agents.chat.attach import install_attach_commands, show_run
+        from agents.chat.attach import show_run
+        from agents.chat.steer import install_attach_commands
 
         install_attach_commands(session, target)
         show_run(session, target)

@@ -45,9 +45,12 @@ def run_evokernel(target: TargetOption = None, tasks: TasksOption = None,
                   method: Annotated[Optional[str], typer.Option(
                       "--method", help="evokernel, evokernel-noq, refine or pass@k.")] = None,
                   budget: BudgetOption = None, memory: MemoryOption = None, workers: WorkersOption = None,
+                  pause_every: Annotated[Optional[int], typer.Option(
+                      "--pause-every", help="Pause after every N rounds for a new budget or guidance "
+                                            "(agent chat --attach RUN_ID).")] = None,
                   *, options: RunOptions, json_path: Optional[Path]) -> None:
     """Draft and refine kernels with a Q-value experience memory (offline policy without a model)."""
-    config = _config(target, tasks, budget, memory, workers, method=method)
+    config = _config(target, tasks, budget, memory, workers, method=method, pause_every=pause_every)
     run, report = launch(AGENT_NAME, config, options, execute)
     emit_report(report, json_path, run)
 

@@ -17,6 +17,9 @@ from agents.runtime.summary import summarize
 
 RootOption = Annotated[Optional[str], typer.Option("--root", help="Runs folder (default $AGENT_RUNS_DIR or ./runs).")]
 RunIdArgument = Annotated[str, typer.Argument(help="Run id, a unique prefix of one, or 'last'.")]
+AnswerOption = Annotated[Optional[str], typer.Option(
+    "--answer", help="JSON answer to the interrupt a paused run waits on (see `agent runs show`), e.g. "
+                     "'{\"budget\": 6, \"guidance\": \"...\"}'; '{}' continues unchanged.")]
 
 
 @runs_app.command("list")
@@ -60,15 +63,20 @@ def show(run_id: RunIdArgument, root: RootOption = None) -> None:
 def resume_run(run_id: RunIdArgument, root: RootOption = None, model: ModelOption = None,
                api_base: ApiBaseOption = None, max_cost_usd: MaxCostOption = None,
                max_tokens: MaxTokensOption = None, max_calls: MaxCallsOption = None,
-               json_path: JsonOption = None) -> None:
-    """Continue a killed, interrupted, failed or budget-stopped run from its last checkpoint."""
+               answer: AnswerOption = None, json_path: JsonOption = None) -> None:
+    """Continue a killed, interrupted, failed, budget-stopped or paused run from its last checkpoint."""
+    from agents.runtime.interrupts import NO_ANSWER, parse_answer
+
     run = Run.open(run_id, root)
     status = run.status_record()
     if status["status"] == "running":
         raise UserError(f"run {run.id} is still running (pid {status.get('pid')})")
     if status["status"] == "finished":
         raise UserError(f"run {run.id} already finished; see `agent runs show {run.id}`")
+    if status["status"] == "paused" and answer is None:
+        raise UserError(f"run {run.id} is paused and asks: {status.get('reason')}; answer with --answer JSON "
+                        "('{}' continues unchanged)")
     overrides = {"model": model, "api_base": api_base, "max_cost_usd": max_cost_usd, "max_tokens": max_tokens,
                  "max_calls": max_calls}
-    report = resume(run, overrides)
+    report = resume(run, overrides, answer=NO_ANSWER if answer is None else parse_answer(answer))
     emit_report(report, json_path, run)

@@ -50,5 +50,8 @@ class EvoKernelConfig(Config):
     (None: refine until the budget or the parameter neighbourhood is spent). Model runs spend the budget."""
     evaluation: EvalConfig | None = None
     """How the harness verifies and times each attempt (None: the harness defaults)."""
+    pause_every: int | None = Field(None, ge=1)
+    """Pause at an interrupt after every this many rounds (one attempt per active task each) for a new
+    budget or guidance (`agent chat --attach RUN_ID`, or `agent runs resume RUN_ID --answer JSON`)."""
     seed: int = 0
     """Seed of the offline policy and of retrieval's epsilon-greedy draws (per task and attempt)."""

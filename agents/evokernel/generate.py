@@ -51,9 +51,9 @@ def _user_message(kernel: KernelTask, task: dict[str, Any], context: dict[str, A
                       "profile": start.get("profile") or "no profile", "latency": f"{start['latency_ms']:.4g} ms"}
         children = context["children"] or ([_last_text(context["last"])] if context["last"] else [])
         return prompts.refine_message(kernel.source, start_view, children, context["items"],
-                                      context["bottleneck_examples"], context["api"])
+                                      context["bottleneck_examples"], context["api"], context.get("guidance"))
     last = context["last"] if task["stage"] == DRAFT else None
-    return prompts.draft_message(kernel.source, context["api"], context["items"], last)
+    return prompts.draft_message(kernel.source, context["api"], context["items"], last, context.get("guidance"))
 
 
 def _last_text(last: dict[str, Any]) -> str:

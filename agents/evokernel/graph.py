@@ -2,7 +2,9 @@
 
 Each node handles every active task (in parallel, up to ``workers``) and LangGraph checkpoints the
 state after each node, so a killed run resumes without repeating a finished attempt. Memory writes
-and Q updates are keyed by (run, task, attempt) and applied once even when a node re-runs.
+and Q updates are keyed by (run, task, attempt) and applied once even when a node re-runs. Between
+rounds the run may pause at an interrupt (``pause_every``, or a pause request) for a new budget and
+guidance (see ``steer``).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any, TypedDict
 import numpy as np
 from langgraph.graph import END, START, StateGraph
 
+from agents.runtime.interrupts import clear_pause_request, pause_requested
 from agents.runtime.models.base import ChatModel
 from agents.runtime.run import Run
 from benchmarks.kernels.tasks import KernelTask
@@ -25,7 +28,9 @@ from agents.evokernel.context import Deps, build_context
 from agents.evokernel.env import KernelEnv
 from agents.evokernel.generate import generate
 from agents.evokernel.learn import attempt_record, learn, summarise
-from agents.evokernel.state import REFINE, apply_attempt, is_active, stop
+from agents.evokernel.state import REFINE, apply_attempt, is_active, stop, with_budget
+from agents.evokernel.steer import (acknowledge_guidance, ask_until_valid, latest_guidance, pause_question,
+                                   record_guidance)
 from agents.evokernel.taskinfo import slug
 from agents.evokernel.workers import parallel_map
 
@@ -50,13 +55,14 @@ class EvoKernelAgent:
 
     def builder(self) -> StateGraph:
         graph = StateGraph(GraphState)
-        for name in ("retrieve", "generate", "verify", "learn"):
+        for name in ("retrieve", "generate", "verify", "learn", "pause"):
             graph.add_node(name, getattr(self, name))
         graph.add_edge(START, "retrieve")
         graph.add_edge("retrieve", "generate")
         graph.add_edge("generate", "verify")
         graph.add_edge("verify", "learn")
-        graph.add_conditional_edges("learn", self.route, {"retrieve": "retrieve", END: END})
+        graph.add_conditional_edges("learn", self.route, {"retrieve": "retrieve", "pause": "pause", END: END})
+        graph.add_conditional_edges("pause", self.route_after_pause, {"retrieve": "retrieve", END: END})
         return graph
 
     def rng(self, name: str, attempt: int, salt: int) -> np.random.Generator:
@@ -75,7 +81,7 @@ class EvoKernelAgent:
             if context.get("exhausted"):
                 tasks[name] = stop(task, "offline policy: every neighbour of every start point was tried")
             else:
-                contexts[name] = context
+                contexts[name] = {**context, "guidance": latest_guidance(self.run)}
         return {"tasks": tasks, "contexts": contexts, "round": state.get("round", 0) + 1}
 
     def _out_of_patience(self, task: dict[str, Any]) -> bool:
@@ -85,6 +91,10 @@ class EvoKernelAgent:
 
     def generate(self, state: GraphState) -> dict[str, Any]:
         tasks = dict(state["tasks"])
+        guidance = next((c["guidance"] for c in state["contexts"].values() if c.get("guidance")), None)
+        if guidance:
+            acknowledge_guidance(self.run, guidance, self.deps.policy.name if self.model is None else
+                                 f"model: {self.model.name}", offline=self.model is None)
 
         def one(name: str) -> dict[str, Any] | None:
             task = tasks[name]
@@ -148,8 +158,40 @@ class EvoKernelAgent:
                           q_update=record.get("q_update"))
 
     def route(self, state: GraphState) -> str:
+        """Another round, a pause for the user first, or the end."""
+        if self.route_after_pause(state) == END:
+            return END
+        return "pause" if self._periodic_pause(state) or pause_requested(self.run) else "retrieve"
+
+    def route_after_pause(self, state: GraphState) -> str:
         active = any(is_active(t, self.config.budget) for t in state["tasks"].values())
         return "retrieve" if active else END
+
+    def _periodic_pause(self, state: GraphState) -> bool:
+        every = self.config.pause_every
+        return every is not None and state.get("round", 0) % every == 0
+
+    def pause(self, state: GraphState) -> dict[str, Any]:
+        """Wait at an interrupt; the answer may set a new budget (saved in the run's config) and add guidance."""
+        clear_pause_request(self.run)
+        reason = f"every {self.config.pause_every} rounds" if self._periodic_pause(state) else "requested"
+        answer = ask_until_valid(pause_question(state, self.config.budget, reason))
+        tasks = dict(state["tasks"])
+        if answer.budget is not None and answer.budget != self.config.budget:
+            tasks = self._set_budget(answer.budget, tasks)
+        if answer.guidance:
+            record_guidance(self.run, answer.guidance, by="answer")
+        self.run.emit("evokernel.steered", budget=self.config.budget, guidance=answer.guidance)
+        return {"tasks": tasks}
+
+    def _set_budget(self, budget: int, tasks: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        previous = self.config.budget
+        self.config = self.deps.config = self.config.model_copy(update={"budget": budget})
+        self.run.update_meta(config={**self.run.config, "budget": budget})
+        self.run.emit("budget.changed", by="answer", budget=budget, previous=previous)
+        if self.progress is not None:
+            self.progress.update(total=budget * len(tasks))
+        return {name: with_budget(task, budget, self.config.method) for name, task in tasks.items()}
 
 
 def unusable_reply(error: str) -> dict[str, Any]:

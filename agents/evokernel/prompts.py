@@ -28,22 +28,29 @@ def section(title: str, items: Sequence[str]) -> str:
     return f"## {title}\n{body}\n\n"
 
 
+def guidance_section(guidance: str | None) -> str:
+    """The user's latest guidance for this run (empty when there is none)."""
+    return f"## Guidance from the user who steers this run\n{guidance.strip()}\n\n" if guidance else ""
+
+
 def draft_message(task_source: str, api: Sequence[str], experiences: Sequence[str],
-                  last_attempt: dict[str, Any] | None) -> dict[str, str]:
-    """Ask for a first correct kernel, with API templates, retrieved experiences and the last failure."""
+                  last_attempt: dict[str, Any] | None, guidance: str | None = None) -> dict[str, str]:
+    """Ask for a first correct kernel, with API templates, retrieved experiences, the last failure and guidance."""
     text = f"## Reference program\n```python\n{task_source.strip()}\n```\n\n"
     text += section("API templates of the target language", api)
     text += section("Experiences from earlier attempts (this and other tasks)", experiences)
     if last_attempt:
         text += (f"## Your previous attempt failed ({last_attempt['status']})\n{last_attempt['feedback']}\n"
                  f"```python\n{last_attempt['code']}\n```\n\n")
+    text += guidance_section(guidance)
     text += "Write a correct ModelNew for this reference. Correctness comes first."
     return {"role": "user", "content": text}
 
 
 def refine_message(task_source: str, start: dict[str, Any], children: Sequence[str], examples: Sequence[str],
-                   bottleneck_examples: Sequence[str], api: Sequence[str]) -> dict[str, str]:
-    """Ask for a faster kernel than the chosen start point, with profiler feedback and retrieved items."""
+                   bottleneck_examples: Sequence[str], api: Sequence[str], guidance: str | None = None
+                   ) -> dict[str, str]:
+    """Ask for a faster kernel than the chosen start point, with profiler feedback, retrieved items and guidance."""
     text = f"## Reference program\n```python\n{task_source.strip()}\n```\n\n"
     text += (f"## Start point (correct, {start['latency']})\nProfiler: {start['profile']}\n"
              f"```python\n{start['code']}\n```\n\n")
@@ -51,6 +58,7 @@ def refine_message(task_source: str, start: dict[str, Any], children: Sequence[s
     text += section(f"Examples that relieved a {start['bottleneck'] or 'similar'} bottleneck", bottleneck_examples)
     text += section("Refinement traces and best practices", examples)
     text += section("API templates of the target language", api)
+    text += guidance_section(guidance)
     text += "Write a faster ModelNew that stays correct. Keep what works; change what the profiler blames."
     return {"role": "user", "content": text}
 

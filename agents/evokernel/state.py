@@ -61,3 +61,15 @@ def _with_feasible(task: dict[str, Any], record: dict[str, Any]) -> dict[str, An
 def stop(task: dict[str, Any], reason: str) -> dict[str, Any]:
     """Mark a task finished early (e.g. the offline policy has nothing new to try)."""
     return {**task, "stage": DONE, "done_reason": reason}
+
+
+def with_budget(task: dict[str, Any], budget: int, method: str) -> dict[str, Any]:
+    """The task under a new budget: one the old budget ended is reopened (in the stage it stopped in)
+    when the new one allows more attempts; one that has used up the new budget is finished."""
+    if task["stage"] == DONE:
+        if task["done_reason"] != "budget spent" or task["attempts"] >= budget:
+            return task
+        feasible = task["first_feasible_attempt"] is not None
+        stage = SAMPLE if method == "pass@k" else (REFINE if feasible else DRAFT)
+        return {**task, "stage": stage, "done_reason": ""}
+    return stop(task, "budget spent") if task["attempts"] >= budget else task

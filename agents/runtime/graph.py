@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any, Callable, Sequence
 
+from agents.runtime.interrupts import NO_ANSWER, RunPaused, snapshot_interrupts
 from agents.runtime.run import Run
 
 DEFAULT_RECURSION_LIMIT = 10_000
@@ -24,12 +25,16 @@ def linear_graph(state: type, nodes: Sequence[tuple[str, Callable[[Any], Any]]])
 
 
 def run_graph(builder: Any, run: Run, initial_state: dict[str, Any], *, progress: Any = None,
-              recursion_limit: int = DEFAULT_RECURSION_LIMIT) -> dict[str, Any]:
+              recursion_limit: int = DEFAULT_RECURSION_LIMIT, resume: Any = NO_ANSWER) -> dict[str, Any]:
     """Compile ``builder`` with the run's checkpointer and run it to the end; return the final state.
 
     A run with a checkpoint continues from it (input ``None``): nodes that finished are not run
     again. A graph that already reached its end is not run at all. Each superstep is saved before
     the next starts, so a killed process loses at most the nodes that were running.
+
+    A graph that stops at a LangGraph ``interrupt(...)`` raises :class:`RunPaused` (a ``graph.paused``
+    event holds what it asks). ``resume`` (default: ``run.answer``) answers it with
+    ``Command(resume=...)``; without an answer the interrupted node runs again and asks again.
     """
     graph = builder.compile(checkpointer=run.checkpointer())
     config = {"configurable": {"thread_id": run.id}, "recursion_limit": recursion_limit}
@@ -37,18 +42,34 @@ def run_graph(builder: Any, run: Run, initial_state: dict[str, Any], *, progress
     if snapshot.values and not snapshot.next:
         run.emit("graph.already_done")
         return dict(snapshot.values)
-    if snapshot.next:
-        run.emit("graph.resume", pending=list(snapshot.next))
-        graph_input = None
-    else:
-        run.emit("graph.start")
-        graph_input = initial_state
+    graph_input = _graph_input(run, snapshot, initial_state, run.answer if resume is NO_ANSWER else resume)
     tracker = _NodeTracker(run, progress)
     for chunk in graph.stream(graph_input, config, stream_mode="tasks", durability="sync"):
         tracker.observe(chunk)
     final = graph.get_state(config)
+    waiting = snapshot_interrupts(final)
+    if waiting:
+        values = [item.value for item in waiting]
+        run.emit("graph.paused", pending=list(final.next), interrupts=values)
+        raise RunPaused(run.id, values)
     run.emit("graph.end", steps=tracker.finished)
     return dict(final.values)
+
+
+def _graph_input(run: Run, snapshot: Any, initial_state: dict[str, Any], answer: Any) -> Any:
+    """The initial state (new run), None (continue), or ``Command(resume=...)`` answering the interrupts."""
+    if not snapshot.next:
+        run.emit("graph.start")
+        return initial_state
+    waiting = snapshot_interrupts(snapshot)
+    if waiting and answer is not NO_ANSWER:
+        from langgraph.types import Command
+
+        run.answer = NO_ANSWER  # an answer is given once
+        run.emit("graph.answer", pending=list(snapshot.next), answer=answer)
+        return Command(resume={item.id: answer for item in waiting})
+    run.emit("graph.resume", pending=list(snapshot.next))
+    return None
 
 
 class _NodeTracker:
@@ -69,6 +90,10 @@ class _NodeTracker:
         duration = round(time.perf_counter() - self.started.pop(task, time.perf_counter()), 6)
         if chunk.get("error"):
             self.run.emit("node.error", node=name, task=task, duration_s=duration, error=str(chunk["error"]))
+            return
+        if chunk.get("interrupts"):
+            self.run.emit("node.interrupt", node=name, task=task, duration_s=duration,
+                          interrupts=[item.get("value") for item in chunk["interrupts"]])
             return
         result = chunk.get("result")
         updated = sorted(result) if isinstance(result, dict) else []

@@ -11,6 +11,7 @@ from benchmarks.report import Report
 from sandboxes.settings import Config
 
 from agents.runtime.budget import Budget, BudgetExceeded
+from agents.runtime.interrupts import NO_ANSWER, RunPaused
 from agents.runtime.models.accounting import AccountedModel
 from agents.runtime.models.base import ChatModel
 from agents.runtime.models.resolve import OFFLINE_SPECS, resolve_model
@@ -66,10 +67,22 @@ def launch(agent: str, config: BaseModel | dict[str, Any], options: RunOptions, 
     return run, execute_run(run, wrap_model(model, run, options))
 
 
-def resume(run: Run, overrides: dict[str, Any] | None = None) -> Report:
-    """Continue ``run`` with the model it started with (``overrides`` may raise the budget, change the model)."""
+BUDGET_FIELDS = ("max_cost_usd", "max_tokens", "max_calls")
+
+
+def resume(run: Run, overrides: dict[str, Any] | None = None, *, answer: Any = NO_ANSWER) -> Report:
+    """Continue ``run`` with the model it started with (``overrides`` may raise the budget, change the model).
+
+    A changed budget is saved in the run's ``config.json`` (it holds for later resumes too). ``answer``
+    answers the interrupt a paused run waits on.
+    """
     given = {key: value for key, value in (overrides or {}).items() if value is not None}
+    budget = {key: given[key] for key in BUDGET_FIELDS if key in given}
+    if budget:
+        run.update_meta(runtime={**run.runtime, **budget})
+        run.emit("budget.changed", by="resume", **budget)
     options = RunOptions(**{**run.runtime, **given})
+    run.answer = answer
     spec = given.get("model") or run.meta.get("model") or options.model
     model = None if spec in OFFLINE_SPECS else resolve_model(spec, api_base=options.api_base)
     run.emit("run.resume", model=model.name if model else "offline")
@@ -84,6 +97,8 @@ def execute_run(run: Run, model: ChatModel | None) -> Report:
             report = execute(run, model)
     except BudgetExceeded as error:
         report = budget_report(run, str(error))
+    except RunPaused as paused:
+        report = paused_report(run, paused)
     run.write_report(report)
     return report
 
@@ -93,3 +108,10 @@ def budget_report(run: Run, reason: str) -> Report:
     summary = {"status": "stopped", "reason": reason, **run.totals.as_dict(),
                "resume": f"agent runs resume {run.id} --max-cost-usd <more>"}
     return Report(summary=summary, rows=[], title=f"{run.agent} run {run.id} (stopped by its budget)")
+
+
+def paused_report(run: Run, paused: RunPaused) -> Report:
+    """The report of a run paused at an interrupt: what it asks and how to answer."""
+    summary = {"status": "paused", "question": str(paused), "interrupts": paused.interrupts, **run.totals.as_dict(),
+               "resume": f"agent runs resume {run.id} --answer JSON (or: agent chat --attach {run.id})"}
+    return Report(summary=summary, rows=[], title=f"{run.agent} run {run.id} (paused, waiting for an answer)")

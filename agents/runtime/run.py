@@ -20,6 +20,7 @@ from sandboxes.errors import UserError
 from sandboxes.telemetry import event_sink
 
 from agents.runtime.budget import BudgetExceeded, Totals
+from agents.runtime.interrupts import NO_ANSWER, RunPaused
 
 RUNS_DIR_ENV = "AGENT_RUNS_DIR"
 CONFIG_FILE, EVENTS_FILE, STATUS_FILE = "config.json", "events.jsonl", "status.json"
@@ -75,6 +76,8 @@ class Run:
         self._lock = threading.Lock()
         self._saver: Any = None
         self.totals = Totals()
+        self.answer: Any = NO_ANSWER
+        """The answer ``run_graph`` gives the interrupt this run is paused at (set by ``resume(..., answer=)``)."""
         existing = read_events(self.events_path)
         self._seq = max((e.get("seq", 0) for e in existing), default=0)
         for event in existing:
@@ -109,8 +112,14 @@ class Run:
         return cls(run_dir, meta)
 
     def update_meta(self, **fields: Any) -> None:
-        """Add fields to ``config.json`` (e.g. the model that was resolved for this run)."""
+        """Add fields to ``config.json`` (e.g. the model that was resolved for this run).
+
+        The file is read again first, so fields another process wrote meanwhile are kept.
+        """
+        with contextlib.suppress(OSError, json.JSONDecodeError):
+            self.meta = json.loads((self.dir / CONFIG_FILE).read_text())
         self.meta.update(fields)
+        self.config, self.runtime = self.meta.get("config", {}), self.meta.get("runtime", {})
         _write_atomic(self.dir / CONFIG_FILE, json.dumps(self.meta, indent=2) + "\n")
 
     def emit(self, kind: str, **fields: Any) -> dict[str, Any]:
@@ -141,6 +150,9 @@ class Run:
         except BudgetExceeded as error:
             self._finish("stopped", str(error))
             raise
+        except RunPaused as paused:
+            self._finish("paused", str(paused), interrupts=paused.interrupts)
+            raise
         except KeyboardInterrupt:
             self._finish("interrupted", "interrupted by the user")
             raise
@@ -150,17 +162,19 @@ class Run:
         else:
             self._finish("finished", "")
 
-    def _finish(self, status: str, reason: str) -> None:
+    def _finish(self, status: str, reason: str, **extra: Any) -> None:
         self.emit("run.end", status=status, reason=reason, **self.totals.as_dict())
-        self.set_status(status, reason)
+        self.set_status(status, reason, **extra)
 
-    def set_status(self, status: str, reason: str = "") -> None:
-        record = {"status": status, "reason": reason, "pid": os.getpid(), "updated": time.time()}
-        _write_atomic(self.dir / STATUS_FILE, json.dumps(record) + "\n")
+    def set_status(self, status: str, reason: str = "", **extra: Any) -> None:
+        """Write ``status.json`` (``extra``: e.g. the ``interrupts`` a paused run waits on)."""
+        record = {"status": status, "reason": reason, "pid": os.getpid(), "updated": time.time(), **extra}
+        _write_atomic(self.dir / STATUS_FILE, json.dumps(record, default=str) + "\n")
 
     @property
     def status(self) -> str:
-        """created, running, finished, failed, stopped (budget) or interrupted (killed or Ctrl-C)."""
+        """created, running, finished, failed, stopped (budget), paused (at an interrupt, waiting for an
+        answer) or interrupted (killed or Ctrl-C)."""
         return self.status_record()["status"]
 
     def status_record(self) -> dict[str, Any]:

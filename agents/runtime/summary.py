@@ -23,6 +23,7 @@ def summarize(run: Run) -> dict[str, Any]:
         **run.totals.as_dict(),
         "best": best_result(events, report.summary if report else {}),
         "resumes": sum(1 for e in events if e.get("kind") == "run.resume"),
+        **({"waiting_for": status.get("interrupts")} if status["status"] == "paused" else {}),
         "dir": str(run.dir),
     }
 

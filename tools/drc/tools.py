@@ -10,6 +10,7 @@ from sandboxes.errors import UserError
 from tools.base import Tool
 from tools.drc.render import render_png, render_text
 from tools.drc.runner import DrcRunner
+from tools.sandbox import SANDBOXED_TAG
 
 
 class RunDeckArgs(BaseModel):
@@ -34,7 +35,8 @@ def _read(path: str) -> bytes:
 
 
 def make_drc_tools(runner: DrcRunner | None = None) -> list[Tool]:
-    """The DRC tools sharing one runner (and thus one sandbox)."""
+    """The DRC tools sharing one runner (and thus one sandbox); deck runs are tagged sandboxed (klayout runs
+    inside the sandbox, so `agent chat --yes` approves them), layout rendering writes files on this machine."""
     runner = runner or DrcRunner()
 
     def run_deck(args: RunDeckArgs) -> dict:
@@ -50,7 +52,7 @@ def make_drc_tools(runner: DrcRunner | None = None) -> list[Tool]:
 
     return [
         Tool("drc_run_deck", "Run a KLayout DRC deck on GDS layouts; violations per category for each layout.",
-             RunDeckArgs, run_deck, group="drc", executes_code=True),
+             RunDeckArgs, run_deck, group="drc", executes_code=True, tags=(SANDBOXED_TAG,)),
         Tool("drc_render_layout", "Describe a GDS layout as text (polygons per layer, in µm); optionally a PNG.",
              RenderLayoutArgs, render_layout, group="drc", writes_files=True),
     ]

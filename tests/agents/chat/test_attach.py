@@ -6,7 +6,8 @@ import io
 import json
 import time
 
-from agents.chat.attach import is_paused, parse_budget, run_state
+from agents.chat.attach import is_paused, run_state
+from agents.chat.steer import parse_budget
 from agents.chat.threads import thread_ids, thread_messages
 from agents.runtime.launch import RunOptions, launch
 from agents.runtime.run import Run
@@ -64,6 +65,7 @@ def test_budget_and_guidance_need_a_paused_run(agent_cli, isolated_agent_env, mo
 
 def test_parse_budget():
     assert parse_budget("--max-cost-usd 1.5 --max-calls 4") == {"max_cost_usd": 1.5, "max_calls": 4}
+    assert parse_budget("--attempts 6") == {"budget": 6}
     for bad in ("--max-calls", "--max-calls x", "--speed 3"):
         try:
             parse_budget(bad)
@@ -76,9 +78,11 @@ def test_parse_budget():
 def test_a_run_waiting_at_a_langgraph_interrupt_is_paused(isolated_agent_env):
     from typing import TypedDict
 
+    import pytest
     from langgraph.types import interrupt
 
     from agents.runtime.graph import linear_graph, run_graph
+    from agents.runtime.interrupts import RunPaused
 
     class State(TypedDict, total=False):
         answer: str
@@ -86,6 +90,7 @@ def test_a_run_waiting_at_a_langgraph_interrupt_is_paused(isolated_agent_env):
     run = Run.create("waiter", {})
     run.set_status("running")
     builder = linear_graph(State, [("ask", lambda state: {"answer": interrupt({"question": "more budget?"})})])
-    run_graph(builder, run, {})
+    with pytest.raises(RunPaused, match="more budget"):
+        run_graph(builder, run, {})
     assert run_state(run)["pending_interrupts"] == [{"question": "more budget?"}]
     assert is_paused(run)
