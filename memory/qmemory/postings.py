@@ -80,10 +80,9 @@ class Shard:
 
     def scores(self, dims: np.ndarray, coefficients: np.ndarray) -> np.ndarray:
         """Cosine similarity of every row to a query given as (non-zero dims, weighted unit coefficients)."""
-        totals = np.zeros(self.size)
+        totals, lists = np.zeros(self.size), self.lists
         for dim, coefficient in zip(dims.tolist(), coefficients.reshape(-1, 1)):
-            if self.lists[dim].size:
-                self.lists[dim].scatter(totals, coefficient)
+            lists[dim].scatter(totals, coefficient)
         return totals * self.inv_norms[: self.size]
 
     def score_rows(self, rows: np.ndarray, dims: np.ndarray, coefficients: np.ndarray) -> np.ndarray:
