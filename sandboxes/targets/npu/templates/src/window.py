@@ -14,8 +14,6 @@ KH, KW, STRIDE, PAD = ${KH}, ${KW}, ${STRIDE}, ${PAD}
 '''
 
 BODY = r'''
-LEAD = 8
-"""Fill elements before a band's first row: left padding of row 0 reads them."""
 
 
 class WindowTiling(TilingData):
@@ -29,21 +27,23 @@ class WindowTiling(TilingData):
 
 
 class WindowKernel:
-    """Each band is loaded with its halo rows into UB at a row pitch of W + 8 over a FILL-initialised
-    buffer, so padding reads FILL; Gather (one per KW offset when STRIDE is 1, else one per tap)
-    moves the window taps into place, and the vertical taps are aligned sub-tensors."""
+    """Each band is loaded with its halo rows into UB over a FILL-initialised buffer, one DataBlock
+    (``lead`` elements) in and at a row pitch of W plus one DataBlock, so padding (up to a block) reads
+    FILL; Gather (one per KW offset when STRIDE is 1, else one per tap) moves the window taps into
+    place, and the vertical taps are aligned sub-tensors."""
 
     def __init__(self, x, w, y, tiling):
         self.t = tiling
-        self.owp = AlignUp(tiling.ow, 8)
-        self.pitch = AlignUp(tiling.w, 8) + 8
-        self.bands = CeilDiv(tiling.oh, tiling.rows)
-        unit0, self.units = BlockSpan(tiling.planes * self.bands)
-        self.unit0 = unit0
         self.xGm, self.wGm, self.yGm = GlobalTensor(), GlobalTensor(), GlobalTensor()
         self.xGm.SetGlobalBuffer(x)
         self.wGm.SetGlobalBuffer(w)
         self.yGm.SetGlobalBuffer(y)
+        self.lead = AlignedCount(1, self.xGm.dtype)
+        self.owp = AlignedCount(tiling.ow, self.xGm.dtype)
+        self.pitch = AlignedCount(tiling.w, self.xGm.dtype) + self.lead
+        self.bands = CeilDiv(tiling.oh, tiling.rows)
+        unit0, self.units = BlockSpan(tiling.planes * self.bands)
+        self.unit0 = unit0
         self.in_rows = (tiling.rows - 1) * STRIDE + KH
         self.gather_rows = self.in_rows if STRIDE == 1 else tiling.rows
         self.pipe = TPipe()
@@ -51,7 +51,7 @@ class WindowKernel:
         self.table, self.taps, self.weights = TBuf(), TBuf(), TBuf()
         if self.units > 0:
             size = sizeof(self.xGm.dtype)
-            self.band = LEAD + self.in_rows * self.pitch + 8 * STRIDE
+            self.band = self.lead + self.in_rows * self.pitch + self.lead * STRIDE
             self.pipe.InitBuffer(self.inQueue, BUFFER_NUM, self.band * size)
             out = self.gather_rows if WINDOW == "img2col" else tiling.rows
             self.pipe.InitBuffer(self.outQueue, BUFFER_NUM, out * self.owp * size)
@@ -99,9 +99,9 @@ class WindowKernel:
         WaitFlag(HardEvent.V_MTE2, 0)
         ih0 = oh0 * STRIDE - PAD
         first, last = max(ih0, 0), min(ih0 + (rows - 1) * STRIDE + KH, t.h)
-        gap = (self.pitch - AlignUp(t.w, 8)) * sizeof(self.xGm.dtype) // 32
+        gap = (self.pitch - AlignedCount(t.w, self.xGm.dtype)) * sizeof(self.xGm.dtype) // 32
         params = DataCopyExtParams(last - first, t.w * sizeof(self.xGm.dtype), 0, gap)
-        DataCopyPad(band[LEAD + (first - ih0) * self.pitch], self.xGm[(plane * t.h + first) * t.w], params)
+        DataCopyPad(band[self.lead + (first - ih0) * self.pitch], self.xGm[(plane * t.h + first) * t.w], params)
         self.inQueue.EnQue(band)
 
     def Reduce(self, unit):
@@ -114,10 +114,10 @@ class WindowKernel:
         weights = (plane % self.t.channels) * KH * KW
         for kw in range(KW):
             if STRIDE == 1:
-                Gather(taps, band, table, (LEAD + kw - PAD) * size, (rows + KH - 1) * self.owp)
+                Gather(taps, band, table, (self.lead + kw - PAD) * size, (rows + KH - 1) * self.owp)
             for kh in range(KH):
                 if STRIDE != 1:
-                    Gather(taps, band, table, (LEAD + kh * self.pitch + kw - PAD) * size, n)
+                    Gather(taps, band, table, (self.lead + kh * self.pitch + kw - PAD) * size, n)
                 tap = taps[kh * self.owp] if STRIDE == 1 else taps
                 self.Combine(acc, tap, n, kh == 0 and kw == 0, weights + kh * KW + kw)
         if WINDOW == "avg":
@@ -152,9 +152,9 @@ class WindowKernel:
             for kh in range(KH if STRIDE != 1 else 1):
                 taps = self.outQueue.AllocTensor(self.xGm.dtype)
                 if STRIDE == 1:
-                    Gather(taps, band, table, (LEAD + kw - PAD) * size, (rows + KH - 1) * self.owp)
+                    Gather(taps, band, table, (self.lead + kw - PAD) * size, (rows + KH - 1) * self.owp)
                 else:
-                    Gather(taps, band, table, (LEAD + kh * self.pitch + kw - PAD) * size, rows * self.owp)
+                    Gather(taps, band, table, (self.lead + kh * self.pitch + kw - PAD) * size, rows * self.owp)
                 self.outQueue.EnQue(taps)
                 taps = self.outQueue.DeQue()
                 for k in (range(KH) if STRIDE == 1 else [kh]):
@@ -181,7 +181,7 @@ def window_tiling(x):
     """Output height and width and the tiling of NCHW input x for this window."""
     n, c, h, w = x.shape
     oh, ow = (h + 2 * PAD - KH) // STRIDE + 1, (w + 2 * PAD - KW) // STRIDE + 1
-    rows = max(1, min(oh, TILE_LENGTH // AlignUp(ow, 8)))
+    rows = max(1, min(oh, TILE_LENGTH // AlignedCount(ow, x.dtype)))
     return oh, ow, WindowTiling(n * c, c, h, w, oh, ow, rows)
 
 

@@ -114,6 +114,13 @@ def test_window_operators_with_ragged_bands_and_padding(op, window, fn):
     torch.testing.assert_close(got, fn(x, w), atol=1e-5, rtol=1e-5)
 
 
+def test_window_rows_align_to_data_blocks_in_half_precision():
+    spec = OpSpec("max_pool2d", "window", ["x"], {"kh": 3, "kw": 3, "stride": 2, "pad": 1})
+    x = torch.randn(2, 3, 13, 21).half()
+    got = load(render_kernel(spec, {"TILE_LENGTH": 64})).run_window(x)
+    assert torch.equal(got, F.max_pool2d(x.float(), 3, 2, 1).half())
+
+
 @pytest.mark.parametrize("shape", [(37, 45), (2, 24, 40)])
 def test_transpose_of_ragged_tiles(shape):
     module = load(render_kernel(OpSpec("transpose", "transpose", ["x"]), {"TILE_ROWS": 16, "TILE_COLS": 32}))
