@@ -58,23 +58,29 @@ def fuse_reduction(graph: Graph) -> OpSpec | None:
 
 
 def fuse_epilogue(graph: Graph) -> OpSpec | None:
-    """A linear layer (or a bias add) followed by element-wise stages, as one operator whose vector
-    epilogue runs the stages; a binary stage's other operand may only be the head's result."""
+    """A linear layer (or a bias add) followed by element-wise stages and optionally a sum or mean of
+    each row, as one operator whose vector epilogue runs the stages (and the row reduction); a binary
+    stage's other operand may only be the head's result."""
     if len(graph.ops) < 2 or graph.unsupported or graph.output != graph.ops[-1][0]:
         return None
     head_name, head = graph.ops[0]
     if head.family not in ("linear", "epilogue"):
         return None
+    ops, reduce = graph.ops[1:], {}
+    last = ops[-1][1]
+    if last.op in ("sum_rows", "mean_rows") and last.args == [graph.ops[-2][0]]:
+        ops, reduce = ops[:-1], {"row_reduce": last.op.removesuffix("_rows")}
     previous = head_name
-    for name, spec in graph.ops[1:]:
+    for name, spec in ops:
         if spec.family != "elementwise" or spec.args.count(previous) != 1 or ELEMENTWISE[spec.op][0] != len(spec.args):
             return None
         if len(spec.args) == 2 and ({*spec.args} != {previous, head_name}
                                     or not (spec.args[0] == previous or spec.op in COMMUTATIVE)):
             return None
         previous = name
-    stages = [spec for _, spec in graph.ops[1:]]
-    return OpSpec("+".join([head.op] + [s.op for s in stages]), head.family, head.args, {**head.attrs, "stages": stages})
+    stages = [spec for _, spec in ops]
+    return OpSpec("+".join(spec.op for _, spec in graph.ops), head.family, head.args,
+                  {**head.attrs, "stages": stages, **reduce})
 
 
 PROLOGUES = {"add", "sub", "mul"}

@@ -129,6 +129,7 @@ class OpSpec:
             stages = self.attrs.get("stages", [])
             code = chain_code(stages) if stages else "DataCopy(y, x, AlignedCount(n, y.dtype))"
             return {"HEAD_OPERAND": str(any(len(stage.args) == 2 for stage in stages)),
+                    "ROW_REDUCE": self.attrs.get("row_reduce", ""),
                     "COMPUTE": "\n".join("    " + line for line in code.splitlines())}
         if self.family == "channel":
             return self._channel_values(self.op)

@@ -79,6 +79,15 @@ class LinearResidual(nn.Module):
         return torch.sigmoid(y * 0.5 + y)
 
 
+class LinearSigmoidMean(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.linear = nn.Linear(64, 1100)
+
+    def forward(self, x):
+        return torch.sigmoid(self.linear(x)).mean(dim=1)
+
+
 class BiasThenSubtractInput(nn.Module):
     def __init__(self):
         super().__init__()
@@ -101,6 +110,12 @@ def test_linear_and_bias_heads_take_element_wise_epilogues():
     eager = run_eager(model, [x])
     assert len(launches) == 2 and len(eager.profile.launches) == 5 and eager.profile.cycles > 1.5 * sum(
         launch.cycles for launch in launches)
+    model = LinearSigmoidMean()
+    spec = fuse_epilogue(recognise(model, [x]))
+    assert spec.attrs["row_reduce"] == "mean" and [s.op for s in spec.attrs["stages"]] == ["sigmoid"]
+    module = load(render_kernel(spec, {"TILE_LENGTH": 1024, "BASE_M": 64, "BASE_N": 64, "BLOCK_DIM": 8}))
+    torch.testing.assert_close(module.run_linear(x, model.linear.weight, model.linear.bias), model(x), atol=1e-5,
+                               rtol=1e-4)
     graph = recognise(BiasThenSubtractInput(), [torch.randn(4, 48)])
     assert graph.ops[0][1].op == "bias_add" and fuse_epilogue(graph) is None  # x is not the head's result
 
