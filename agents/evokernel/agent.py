@@ -66,6 +66,8 @@ def execute(run: Run, model: ChatModel | None) -> Report:
             final = run_graph(agent.builder(), run, initial, progress=None)
     finally:
         memory.close()
+        env.close()
+    config = agent.config  # an answer to a pause may have changed the budget
     return build_report(final["tasks"], budget=config.budget, policy=policy, method=config.method,
                         target=config.target, totals=run.totals.as_dict(), artifacts=run.artifacts,
                         title=f"EvoKernel ({config.method}) on {config.target}: {config.tasks}")
