@@ -1,6 +1,6 @@
 """Retrieval benchmark: full retrievals over a large synthetic memory, with the postings index and
 with the brute-force dense index it replaced (with all BLAS threads as before, and capped at one),
-measured in one run on a quiet machine and (``load=True``) again while one CPU-burning process runs."""
+measured in one run as the machine is and (``load=True``) again while one CPU-burning process runs."""
 
 from __future__ import annotations
 
@@ -36,6 +36,7 @@ STATISTICS = [("retrieve", 50, "p50"), ("retrieve", 95, "p95"), ("retrieve_cpu",
               ("search", 95, "p95")]
 METHODS = ("postings index", "brute-force dense, 1 BLAS thread", "brute-force dense, all BLAS threads (previous)")
 PREVIOUS = METHODS[2]
+CONDITIONS = ("no added load", "+1 busy process")  # the machine's own load is reported beside each
 
 
 def synthetic_entries(count: int, seed: int, words: tuple[int, int] = (12, 40)) -> list[MemoryEntry]:
@@ -62,8 +63,8 @@ def run_retrieval_benchmark(entries: int = 100_000, queries: int = 200, seed: in
         k = max(config.top_n, math.ceil(config.recall_factor * config.top_n))
         same = _same_candidates(memory, indexes, texts, k)
         rows, summary = [], {}
-        for condition in ("quiet", "loaded") if load else ("quiet",):
-            with busy_process() if condition == "loaded" else contextlib.nullcontext({}) as burner:
+        for condition in CONDITIONS if load else CONDITIONS[:1]:
+            with busy_process() if condition == CONDITIONS[1] else contextlib.nullcontext({}) as burner:
                 measured = _measure(memory, indexes, texts, k, seed)
             rows += [{"condition": condition, "index": name, **numbers} for name, numbers in measured.items()]
             summary.update(_condition_summary(condition, measured, burner))
@@ -141,7 +142,7 @@ def _elapsed_ms(call: Callable[[], object]) -> tuple[float, float]:
 
 def _condition_summary(condition: str, measured: dict[str, dict[str, float]], burner: dict) -> dict:
     new, old = measured[METHODS[0]], measured[PREVIOUS]
-    prefix = "" if condition == "quiet" else "loaded_"
+    prefix = "" if condition == CONDITIONS[0] else "loaded_"
     summary = {f"{prefix}retrieve_ms_p50": new["retrieve_p50_ms"], f"{prefix}retrieve_ms_p95": new["retrieve_p95_ms"],
                f"{prefix}dense_retrieve_ms_p50": old["retrieve_p50_ms"],
                f"{prefix}dense_retrieve_ms_p95": old["retrieve_p95_ms"],

@@ -11,7 +11,7 @@ def test_bench_qmemory_prints_every_index_and_the_loaded_condition(agent_cli, tm
     assert summary["same_candidates"] == "5/5" and summary["load_cpu_fraction"] > 0
     for key in ("retrieve_ms_p50", "speedup_p50", "loaded_retrieve_ms_p95", "loaded_speedup_p50"):
         assert key in result.out and summary[key] > 0
-    assert [row["condition"] for row in report["rows"]] == ["quiet"] * 3 + ["loaded"] * 3
+    assert [row["condition"] for row in report["rows"]] == ["no added load"] * 3 + ["+1 busy process"] * 3
 
 
 def test_a_malformed_word_range_is_a_user_error(agent_cli):

@@ -14,8 +14,8 @@ def test_small_benchmark_times_every_index_in_one_run(tmp_path):
     summary = report.summary
     assert summary["entries"] == 2000 and summary["same_candidates"] == "10/10"
     assert [(row["condition"], row["index"]) for row in report.rows] == [
-        ("quiet", "postings index"), ("quiet", "brute-force dense, 1 BLAS thread"),
-        ("quiet", "brute-force dense, all BLAS threads (previous)")]
+        ("no added load", "postings index"), ("no added load", "brute-force dense, 1 BLAS thread"),
+        ("no added load", "brute-force dense, all BLAS threads (previous)")]
     assert 0 < summary["retrieve_ms_p50"] <= summary["retrieve_ms_p95"]
     assert summary["speedup_p50"] == round(summary["dense_retrieve_ms_p50"] / summary["retrieve_ms_p50"], 2)
     assert "loaded_retrieve_ms_p50" not in summary
