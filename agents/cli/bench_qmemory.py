@@ -22,7 +22,8 @@ def bench_qmemory(entries: Annotated[int, typer.Option(help="Memory entries to f
                   json_path: Annotated[Optional[Path], typer.Option("--json", help="Write the report here.")] = None
                   ) -> None:
     """Full retrievals (embed, recall, Q lookup, epsilon-greedy, fetch): p50/p95 per query of the postings
-    index and of the brute-force dense product it replaced, side by side, with no added load and (--load) beside one busy process."""
+    index and of the brute-force dense product it replaced, side by side, with no added load and (--load)
+    beside one busy process."""
     from memory.qmemory.bench import run_retrieval_benchmark
 
     emit_report(run_retrieval_benchmark(entries, queries, load=load, words=_word_range(words)), json_path)
