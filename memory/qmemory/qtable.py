@@ -20,8 +20,8 @@ def q_values(store: MemoryStore, stage: str, signature: str, ids: Sequence[int],
     if not values:
         return values
     marks = ",".join("?" * len(values))
-    rows = store.query(f"SELECT memory_id, q FROM q_values WHERE stage = ? AND signature = ? AND memory_id IN ({marks})",
-                       [stage, signature, *values])
+    rows = store.query("SELECT memory_id, q FROM q_values WHERE stage = ? AND signature = ?"
+                       f" AND memory_id IN ({marks})", [stage, signature, *values])
     values.update({int(memory_id): float(q) for memory_id, q in rows})
     return values
 
