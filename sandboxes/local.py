@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import tempfile
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Mapping, Sequence
 
 from sandboxes import hostfs, isolation, janitor, linux, records, workdir
@@ -18,6 +19,9 @@ from sandboxes.monitor import ProcessGroupTree, run_monitored
 from sandboxes.process import SandboxProcess
 
 DISK_POLL_EVERY = 5  # check the work dir size on every 5th limit check when no tmpfs cap exists
+_LASTING_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sandbox-spawn")
+"""Starts spawned processes: the parent-death signal fires when the *thread* that forked a process ends,
+so a long-lived process must not be forked by a short-lived thread (e.g. of a per-step thread pool)."""
 
 
 class _CgroupTree:
@@ -98,9 +102,10 @@ class LocalSession:
         try:
             plan = isolation.build_plan(self.sandbox.caps, list(argv), limits, self.workdir.path, full_env, cgroup,
                                         self.workdir.capped, self.workdir.owner)
-            popen = subprocess.Popen(plan.argv, env=plan.env, cwd=self.workdir.path, stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
-                                     preexec_fn=plan.preexec, close_fds=True)
+            popen = _LASTING_THREAD.submit(
+                subprocess.Popen, plan.argv, env=plan.env, cwd=self.workdir.path, stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, preexec_fn=plan.preexec,
+                close_fds=True).result()
         except BaseException:
             _release(cgroup)
             raise

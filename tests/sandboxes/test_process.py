@@ -89,3 +89,18 @@ def test_memory_limit_kills_are_counted(any_sandbox):
 
 def local_has_cgroups(sandbox) -> bool:
     return bool(getattr(getattr(sandbox, "caps", None), "cgroups", False))
+
+
+def test_a_process_outlives_the_thread_that_spawned_it(any_sandbox):
+    import threading
+
+    started = {}
+    thread = threading.Thread(target=lambda: started.setdefault(
+        "process", any_sandbox.spawn([sys.executable, "-c", ECHO], files={"in.txt": b"x"}, limits=SMALL)))
+    thread.start()
+    thread.join()
+    with started["process"] as process:
+        assert process.read_line(60) == b"x None"
+        time.sleep(0.5)
+        process.write(b"still here\n")
+        assert process.read_line(10) == b"ereh llits"

@@ -76,14 +76,16 @@ class PersistentRunner:
                     config: EvalConfig) -> _Server | RunResult:
         """The running server for these settings, starting one when needed (a RunResult when that fails)."""
         env, limits = runner_environment(settings, cache_dir, config)
-        key = json.dumps([id(sandbox), env, limits.model_dump()], sort_keys=True, default=str)
-        if self._server is not None and self._server.key != key:
+        key = json.dumps([id(sandbox), settings.hooks, env, limits.model_dump()], sort_keys=True, default=str)
+        if self._server is not None and self._server.process.returncode is not None:
+            self.close("exited while idle")
+        elif self._server is not None and self._server.key != key:
             self.close("settings or code changed")
         elif self._server is not None and self._server.served >= MAX_REQUESTS:
             self.close(f"served {MAX_REQUESTS} requests")
         if self._server is None:
             limits = limits.model_copy(update={"cpu_s": limits.cpu_s * MAX_REQUESTS})
-            process = sandbox.spawn([sys.executable, *SERVER_ARGV], env=env, limits=limits)
+            process = sandbox.spawn([sys.executable, *SERVER_ARGV, settings.hooks], env=env, limits=limits)
             self.started += 1
             failure = _await_ready(process, START_TIMEOUT_S)
             if failure is not None:

@@ -1,10 +1,12 @@
 """The persistent trusted runner: imports torch once, then evaluates one candidate per request.
 
-Runs as ``python -P -m benchmarks.kernels.runner.server`` in a sandbox started with ``Sandbox.spawn``
-(``-P``: the writable work dir is never on ``sys.path``). It prints ``AKREADY``, then reads one JSON
-request per line on stdin (``id``, ``nonce``, ``task``, ``solution``, ``config``) and answers each with
-one ``AKRESULT <hmac> <json>`` line signed with that request's nonce, exactly as the one-shot runner
-(:mod:`benchmarks.kernels.runner.trusted`) does, followed by ``AKREADY`` when it can take another.
+Runs as ``python -P -m benchmarks.kernels.runner.server [MODULE ...]`` in a sandbox started with
+``Sandbox.spawn`` (``-P``: the writable work dir is never on ``sys.path``; the modules, the target's
+hooks, are imported before the fork server starts, so no worker imports them again). It prints
+``AKREADY``, then reads one JSON request per line on stdin (``id``, ``nonce``, ``task``, ``solution``,
+``config``) and answers each with one ``AKRESULT <hmac> <json>`` line signed with that request's nonce,
+exactly as the one-shot runner (:mod:`benchmarks.kernels.runner.trusted`) does, followed by
+``AKREADY`` when it can take another.
 
 Why a worker never holds a nonce: workers (the only processes running untrusted code) are forked by
 the fork server (:mod:`benchmarks.kernels.runner.zygote`), which this process starts before it reads
@@ -23,6 +25,7 @@ exits, and the host retries the request on a new server.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import sys
@@ -81,9 +84,12 @@ def _emit(line: str) -> None:
 
 
 def main() -> int:
-    """Start the fork server, then answer requests until stdin closes or the sandbox is unclean."""
+    """Import the modules named on the command line (the target's hooks: trusted code every worker needs),
+    start the fork server, then answer requests until stdin closes or the sandbox is unclean."""
     linux.set_dumpable(False)
     linux.set_child_subreaper()
+    for name in sys.argv[1:]:
+        importlib.import_module(name)
     work_dir = os.getcwd()
     forks = ForkServer()  # before any request (and so any nonce) is read
     _emit("AKREADY\n")
