@@ -81,7 +81,7 @@ class EvoKernelAgent:
             if context.get("exhausted"):
                 tasks[name] = stop(task, "offline policy: every neighbour of every start point was tried")
             else:
-                contexts[name] = {**context, "guidance": latest_guidance(self.run)}
+                contexts[name] = context
         return {"tasks": tasks, "contexts": contexts, "round": state.get("round", 0) + 1}
 
     def _out_of_patience(self, task: dict[str, Any]) -> bool:
@@ -91,15 +91,15 @@ class EvoKernelAgent:
 
     def generate(self, state: GraphState) -> dict[str, Any]:
         tasks = dict(state["tasks"])
-        guidance = next((c["guidance"] for c in state["contexts"].values() if c.get("guidance")), None)
-        if guidance:
+        guidance = latest_guidance(self.run)  # read now: guidance given while the run was stopped counts too
+        if guidance and state["contexts"]:
             acknowledge_guidance(self.run, guidance, self.deps.policy.name if self.model is None else
                                  f"model: {self.model.name}", offline=self.model is None)
 
         def one(name: str) -> dict[str, Any] | None:
             task = tasks[name]
-            return generate(self.kernels[name], task, state["contexts"][name], self.deps, self.model,
-                            self.env.language, self.rng(name, task["attempts"] + 1, 1))
+            return generate(self.kernels[name], task, {**state["contexts"][name], "guidance": guidance}, self.deps,
+                            self.model, self.env.language, self.rng(name, task["attempts"] + 1, 1))
 
         produced = parallel_map(one, state["contexts"], self.config.workers)
         for name, candidate in produced.items():

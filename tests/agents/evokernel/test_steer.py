@@ -11,6 +11,7 @@ from agents.evokernel.config import EvoKernelConfig
 from agents.evokernel.state import DONE, DRAFT, REFINE, with_budget
 from agents.evokernel.steer import OFFLINE_NOTE, parse_answer
 from agents.evokernel.templates import NpuTemplates
+from agents.runtime.budget import Budget
 from agents.runtime.interrupts import request_pause
 from agents.runtime.launch import execute_run
 from agents.runtime.models.accounting import AccountedModel
@@ -73,10 +74,23 @@ def test_answer_sets_budget_and_the_guidance_reaches_the_next_prompt(tmp_path):
 
     run, report = answer(run, {}, scripted)
     assert "status" not in report.summary and report.summary["attempts"] == 3 and len(scripted.calls) == 3
+    assert len(report.summary["learning_curve"]) == 3  # the report follows the new budget
     attempts = [e["attempt"] for e in run.events("evokernel.attempt")]
     verified = [e["attempt"] for e in run.events("evokernel.verified")]
     assert attempts == [1, 2, 3] and verified == [1, 2, 3]  # no finished attempt ran again after a resume
     assert Run.open(run.id, run.dir.parent).status == "finished"
+
+
+def test_guidance_saved_while_a_run_was_stopped_reaches_its_next_prompt(tmp_path):
+    scripted = ScriptedModel([kernel_reply(relu_folder(tmp_path))] * 4)
+    run, report = start(tmp_path, lambda r: AccountedModel(scripted, r, Budget(max_calls=1)), budget=2)
+    assert report.summary["status"] == "stopped" and len(scripted.calls) == 1
+    run.update_meta(guidance=[GUIDANCE])  # what /guide in `agent chat --attach` does for a stopped run
+    reopened = Run.open(run.id, run.dir.parent)
+    report = execute_run(reopened, AccountedModel(scripted, reopened, Budget(max_calls=5)))
+    assert report.summary["attempts"] == 2 and GUIDANCE in scripted.calls[1]["messages"][1]["content"]
+    seen = reopened.events("evokernel.guidance_seen")
+    assert len(seen) == 1 and seen[0]["applied"] is True and seen[0]["policy"] == "model: scripted"
 
 
 def test_offline_policy_pauses_on_request_and_records_the_guidance_it_cannot_read(tmp_path, monkeypatch):
