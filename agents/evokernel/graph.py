@@ -174,7 +174,9 @@ class EvoKernelAgent:
     def pause(self, state: GraphState) -> dict[str, Any]:
         """Wait at an interrupt; the answer may set a new budget (saved in the run's config) and add guidance."""
         clear_pause_request(self.run)
-        reason = f"every {self.config.pause_every} rounds" if self._periodic_pause(state) else "requested"
+        every = self.config.pause_every
+        reason = ("every round" if every == 1 else f"every {every} rounds") if self._periodic_pause(state) \
+            else "requested"
         answer = ask_until_valid(pause_question(state, self.config.budget, reason))
         tasks = dict(state["tasks"])
         if answer.budget is not None and answer.budget != self.config.budget:
