@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from tools.base import Tool
 
 from agents.chat.render import key_value_table
-from agents.runtime.interrupts import pending_interrupts, question_text
+from agents.runtime.interrupts import question_text, waiting_interrupts
 from agents.runtime.run import Run
 
 if TYPE_CHECKING:
@@ -36,11 +36,11 @@ def run_state(run: Run) -> dict[str, Any]:
             "best": best[-1] if best else None,
             "budget": {key: run.runtime.get(key) for key, _ in BUDGET_FLAGS.values()},
             "agent_budget": run.config.get("budget"),
-            "guidance": run.meta.get("guidance", []), "pending_interrupts": pending_interrupts(run)}
+            "guidance": run.meta.get("guidance", []), "pending_interrupts": waiting_interrupts(run)}
 
 
 def is_paused(run: Run) -> bool:
-    return run.status_record()["status"] in PAUSED_STATUSES or bool(pending_interrupts(run))
+    return run.status_record()["status"] in PAUSED_STATUSES or bool(waiting_interrupts(run))
 
 
 class EventsArgs(BaseModel):

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from sandboxes.errors import UserError
 
 from agents.chat.attach import BUDGET_FLAGS, current, is_paused, show_run
-from agents.runtime.interrupts import pending_interrupts, request_pause
+from agents.runtime.interrupts import request_pause, waiting_interrupts
 from agents.runtime.run import Run
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ def parse_budget(argument: str) -> dict[str, Any]:
 
 def accepted(run: Run) -> set[str]:
     """The answer fields the interrupts of ``run`` declare (``accepts``); empty when it waits on none."""
-    return {key for value in pending_interrupts(run) if isinstance(value, dict) for key in value.get("accepts", {})}
+    return {key for value in waiting_interrupts(run) if isinstance(value, dict) for key in value.get("accepts", {})}
 
 
 class Steering:
@@ -73,7 +73,7 @@ class Steering:
 
     def resume_argv(self, run: Run) -> list[str]:
         argv = ["runs", "resume", run.id]
-        if pending_interrupts(run):
+        if waiting_interrupts(run):
             argv += ["--answer", json.dumps(self.answer)]
             self.answer = {}
         return argv
@@ -124,7 +124,7 @@ def install_attach_commands(session: "ChatSession", run: Run) -> None:
             value = json.loads(argument or "null")
         except json.JSONDecodeError as error:
             raise UserError(f"/answer needs a JSON object: {error}") from None
-        if not isinstance(value, dict) or not pending_interrupts(target):
+        if not isinstance(value, dict) or not waiting_interrupts(target):
             raise UserError("/answer needs a JSON object and a run that waits at an interrupt")
         steering.answer.update(value)
         s.say(f"answer so far: {json.dumps(steering.answer)}; /resume sends it")

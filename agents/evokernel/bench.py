@@ -2,7 +2,8 @@
 
 The bench is itself a run: each method runs as a child run recorded in the bench's config, so
 `agent runs resume` continues the bench by resuming (or reusing) its children. Methods with memory
-start from the same memory: a copy of ``--memory`` (or an empty one) per method.
+start from the same memory: a copy of ``--memory`` (or an empty one) per method. A child that pauses
+(``pause_every``) pauses the bench; the answer given to the bench goes to that child.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import shutil
 from typing import Any
 
+from agents.runtime.interrupts import NO_ANSWER, RunPaused
 from agents.runtime.launch import RunOptions, execute_run, wrap_model
 from agents.runtime.models.base import ChatModel
 from agents.runtime.run import Run
@@ -43,7 +45,10 @@ def execute_bench(run: Run, model: ChatModel | None) -> Report:
         report = child.read_report() if child.status == "finished" else None
         if report is None:
             inner = getattr(model, "model", model)  # re-account the calls to the child run
+            child.answer, run.answer = run.answer, NO_ANSWER
             report = execute_run(child, wrap_model(inner, child, RunOptions(**run.runtime)))
+        if report.summary.get("status") == "paused":
+            raise RunPaused(run.id, report.summary["interrupts"])
         rows.append({"method": method, "run": child.id, **{k: report.summary.get(k) for k in COLUMNS},
                      "fast_1": (report.summary.get("fast_p") or {}).get("fast_1")})
     best = max(rows, key=lambda r: r["correctness"] or 0.0, default=None)

@@ -60,6 +60,14 @@ def pending_interrupts(run: "Run") -> list[Any]:
     return [getattr(item, "value", item) for item in items]
 
 
+def waiting_interrupts(run: "Run") -> list[Any]:
+    """What a paused run waits on: its checkpoint's interrupts, else those its status records (a run that
+    paused because a child run did, like a bench)."""
+    record = run.status_record()
+    saved = record.get("interrupts") if record["status"] == "paused" else None
+    return pending_interrupts(run) or list(saved or [])
+
+
 def parse_answer(text: str) -> Any:
     """The JSON value given to ``--answer`` (a clear error when it is not JSON)."""
     from sandboxes.errors import UserError

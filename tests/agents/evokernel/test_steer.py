@@ -142,3 +142,24 @@ def test_parse_answer():
     for bad in ({"budget": 0}, {"speed": 2}, [1]):
         with pytest.raises(UserError, match="evokernel answer"):
             parse_answer(bad)
+
+
+@pytest.mark.slow
+def test_a_paused_child_pauses_the_bench_and_takes_its_answer(agent_cli, isolated_agent_env, monkeypatch):
+    from agents.runtime.interrupts import waiting_interrupts
+    from agents.runtime.run import list_run_ids
+
+    folder = relu_folder(isolated_agent_env)
+    monkeypatch.setenv("AGENT_EVOKERNEL_PAUSE_EVERY", "1")
+    result = agent_cli("bench", "evokernel", "--methods", "refine,pass@k", "--target", "npu", "--tasks", str(folder),
+                       "--budget", "2", "--workers", "1", "--model", "offline")
+    assert result.code == 0, result.err
+    bench = Run.open(next(i for i in list_run_ids() if "evokernel-bench" in i))
+    assert bench.status == "paused" and waiting_interrupts(bench)[0]["round"] == 1
+    for answer_text in ('{"guidance": "' + GUIDANCE + '"}', "{}"):  # refine finishes, then pass@k pauses
+        resumed = agent_cli("runs", "resume", bench.id, "--answer", answer_text)
+        assert resumed.code == 0, resumed.err
+    report = Run.open(bench.id).read_report()
+    assert Run.open(bench.id).status == "finished" and [r["attempts"] for r in report.rows] == [2, 2]
+    children = Run.open(bench.id).meta["children"]
+    assert Run.open(children["refine"]).meta["guidance"] == [GUIDANCE]
