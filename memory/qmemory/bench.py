@@ -25,10 +25,12 @@ from memory.qmemory.index import Index
 from memory.qmemory.memory import QMemory, QUpdate
 from memory.qmemory.store import KIND_CODES
 
-WORDS = ("tile tiling block_dim buffer double single queue VECIN VECOUT DataCopy Add Mul Exp ReduceSum ReduceMax "
-         "softmax layernorm rmsnorm relu gelu sigmoid matmul conv pooling cumsum UB overflow alignment misaligned "
-         "MTE2 MTE3 VEC CUBE bottleneck latency faster slower correct incorrect compile error fp16 fp32 bf16 "
-         "broadcast stride repeat fractal L0A L0B L0C L1 Mmad cores bandwidth roofline fused bias activation").split()
+WORDS = np.array((
+    "tile tiling block_dim buffer double single queue VECIN VECOUT DataCopy Add Mul Exp ReduceSum ReduceMax "
+    "softmax layernorm rmsnorm relu gelu sigmoid matmul conv pooling cumsum UB overflow alignment misaligned "
+    "MTE2 MTE3 VEC CUBE bottleneck latency faster slower correct incorrect compile error fp16 fp32 bf16 "
+    "broadcast stride repeat fractal L0A L0B L0C L1 Mmad cores bandwidth roofline fused bias activation").split())
+NAMES = np.array(["".join(chr(97 + n // 26 ** place % 26) for place in range(3)) for n in range(5000)])
 KINDS = [EntryKind.EXPERIENCE, EntryKind.TRACE, EntryKind.PRACTICE, EntryKind.API]
 RETRIEVED_KINDS = [EntryKind.EXPERIENCE, EntryKind.TRACE, EntryKind.PRACTICE]
 KIND_FILTER = [KIND_CODES[kind] for kind in RETRIEVED_KINDS]
@@ -40,13 +42,17 @@ CONDITIONS = ("no added load", "+1 busy process")  # the machine's own load is r
 
 
 def synthetic_entries(count: int, seed: int, words: tuple[int, int] = (12, 40)) -> list[MemoryEntry]:
-    """``count`` distinct entries of ``words`` (low inclusive, high exclusive) domain words plus an id token,
-    all four kinds. Longer entries fill more of the embedding's buckets, as traces carrying code do."""
+    """``count`` distinct entries of ``words`` (low inclusive, high exclusive) words plus an id token, all four
+    kinds. Each word is a domain word or, as often, one of 5000 identifiers with Zipf frequencies (as names
+    and numbers in code and feedback are). Longer entries fill more of the embedding's buckets."""
     rng = np.random.default_rng(seed)
+    cumulative = np.cumsum(1.0 / np.arange(1, len(NAMES) + 1))
     entries = []
     for i in range(count):
-        words_drawn = rng.choice(WORDS, size=int(rng.integers(*words)))
-        entries.append(MemoryEntry(kind=KINDS[i % 4], text=f"e{i} " + " ".join(words_drawn), task=f"task{i % 97}"))
+        size = int(rng.integers(*words))
+        names = NAMES[np.searchsorted(cumulative, rng.random(size) * cumulative[-1])]
+        drawn = np.where(rng.random(size) < 0.5, rng.choice(WORDS, size=size), names)
+        entries.append(MemoryEntry(kind=KINDS[i % 4], text=f"e{i} " + " ".join(drawn), task=f"task{i % 97}"))
     return entries
 
 
