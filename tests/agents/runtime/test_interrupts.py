@@ -11,7 +11,7 @@ from sandboxes.errors import UserError
 
 from agents.runtime.graph import linear_graph, run_graph
 from agents.runtime.interrupts import (RunPaused, clear_pause_request, parse_answer, pause_requested,
-                                       pending_interrupts, question_text, request_pause)
+                                       pending_interrupts, question_text, request_pause, waiting_interrupts)
 from agents.runtime.launch import RunOptions, launch, resume
 from agents.runtime.registry import register_agent
 from agents.runtime.run import Run
@@ -105,3 +105,12 @@ def test_pause_requests_and_question_text():
     assert question_text([QUESTION, {"other": 1}]) == 'how many extra steps?; {"other": 1}'
     with pytest.raises(UserError, match="must be JSON"):
         parse_answer("nope")
+
+
+def test_a_run_paused_through_a_child_waits_on_what_its_status_records():
+    run = Run.create("parent", {})
+    assert waiting_interrupts(run) == []
+    run.set_status("paused", "the child asks", interrupts=[QUESTION])
+    assert waiting_interrupts(Run.open(run.id)) == [QUESTION]
+    run.set_status("failed", "later")
+    assert waiting_interrupts(Run.open(run.id)) == []
