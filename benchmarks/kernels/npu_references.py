@@ -1,5 +1,5 @@
 """The npu reference solutions: every built-in task whose reference is one template operator (or a
-fused element-wise chain) gets the rendered template as its solution.
+fusion of several, see ``templates.fusion``) gets the rendered template as its solution.
 
 They are rendered on demand into the kernel cache, keyed by the templates and tasks they come from,
 so they never drift from the operator library. ``python -m benchmarks.kernels.npu_references --out DIR``
@@ -19,7 +19,7 @@ import torch
 import sandboxes.targets.npu.templates as templates_package
 from sandboxes.targets.cache import default_cache_root
 from sandboxes.targets.npu.templates import render_solution
-from sandboxes.targets.npu.templates.fusion import fuse_conv, fuse_elementwise, fuse_epilogue, fuse_norm, fuse_reduction
+from sandboxes.targets.npu.templates.fusion import fuse
 from sandboxes.targets.npu.templates.ops import OpSpec
 from sandboxes.targets.npu.templates.recognize import recognise
 
@@ -27,7 +27,7 @@ BUILTIN_SELECTOR = "builtin:L1+builtin:L2"
 
 
 def task_operator(task_source: str) -> OpSpec | str:
-    """The single template operator (or fused element-wise chain) of a task, or why there is none."""
+    """The single template operator (or fusion of operators) of a task, or why there is none."""
     module = types.ModuleType("npu_task")
     exec(compile(task_source, "task.py", "exec"), module.__dict__)
     torch.manual_seed(0)
@@ -36,9 +36,7 @@ def task_operator(task_source: str) -> OpSpec | str:
         return graph.unsupported
     if len(graph.ops) == 1:
         return graph.ops[0][1]
-    fusions = (fuse_elementwise, fuse_reduction, fuse_epilogue, fuse_norm, fuse_conv)
-    fused = next((spec for spec in (fuse(graph) for fuse in fusions) if spec is not None), None)
-    return fused or f"{len(graph.ops)} operators that no single template (or element-wise fusion) covers"
+    return fuse(graph) or f"{len(graph.ops)} operators that no single template (or fusion of them) covers"
 
 
 def solution_for(task_source: str, params: dict | None = None) -> str | None:

@@ -1,5 +1,7 @@
-"""Fuse a chain of element-wise operators into one kernel: one launch and one GM round trip
-instead of one per operator (what the eager baseline pays)."""
+"""Fuse several operators into one template operator: one launch (or one kernel sequence) and one GM
+round trip instead of one per operator (what the eager baseline pays). Element-wise chains, an
+element-wise prologue of a full reduction, epilogues of linear layers and bias adds, a norm's residual
+prologue and activation stages, and a convolution's norm and activation."""
 
 from __future__ import annotations
 
@@ -146,3 +148,12 @@ def _joins(spec: OpSpec, previous: str, inputs: list[str], results: set[str]) ->
     if other in results or (other in inputs and inputs.index(other) == 0):
         return False
     return spec.args[0] == previous or spec.op in COMMUTATIVE
+
+
+def fuse(graph: Graph) -> OpSpec | None:
+    """The one fused operator that computes a multi-operator graph, or None when no fusion applies."""
+    for fusion in (fuse_elementwise, fuse_reduction, fuse_epilogue, fuse_norm, fuse_conv):
+        spec = fusion(graph)
+        if spec is not None:
+            return spec
+    return None

@@ -215,3 +215,33 @@ class Model(nn.Module):
     model = module.ModelNew()
     torch.testing.assert_close(model(x), F.layer_norm(x, (64,)), atol=1e-5, rtol=1e-4)
     assert get_template("norm").family == "norm"
+
+
+def test_render_solution_inlines_task_helpers_and_keeps_eval_mode():
+    task = '''
+import torch
+import torch.nn as nn
+
+size = 6
+
+
+def table():
+    """A fixed table."""
+    generator = torch.Generator().manual_seed(0)
+    return torch.randn(size, generator=generator)
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("offset", table())
+        self.eval()
+
+    def forward(self, x):
+        return torch.relu(x)
+'''
+    source = render_solution(task, OpSpec("relu", "elementwise", ["x"]))
+    assert "table()" not in source and "self.train(False)" in source and ".eval()" not in source
+    model = load(source).ModelNew()
+    assert not model.training
+    torch.testing.assert_close(model.offset, torch.randn(6, generator=torch.Generator().manual_seed(0)))
