@@ -1,7 +1,10 @@
 import numpy as np
 import pytest
 
+from memory.qmemory.dense import DenseIndex
+from memory.qmemory.embedding import HashedTfidfEmbedder
 from memory.qmemory.index import RefitSchedule, best_first, top_k
+from memory.qmemory.postings import PostingsIndex
 
 
 def test_top_k_is_best_first_and_breaks_ties_by_lower_position():
@@ -35,10 +38,6 @@ def test_top_k_with_k_at_or_above_the_size_sorts_everything(size):
 
 
 # The behaviour every index shares, checked on both implementations.
-
-from memory.qmemory.dense import DenseIndex  # noqa: E402
-from memory.qmemory.embedding import HashedTfidfEmbedder  # noqa: E402
-from memory.qmemory.postings import PostingsIndex  # noqa: E402
 
 INDEXES = [PostingsIndex, DenseIndex]
 
