@@ -19,14 +19,19 @@ def bench_qmemory(entries: Annotated[int, typer.Option(help="Memory entries to f
                       "--load", help="Measure again while one CPU-burning process runs.")] = False,
                   words: Annotated[str, typer.Option(
                       help="Words per synthetic entry and query, MIN-MAX (longer fills more buckets).")] = "12-39",
+                  dim: Annotated[int, typer.Option(
+                      help="Hash buckets of the TF-IDF embedding (more buckets: sparser vectors).")] = 256,
                   json_path: Annotated[Optional[Path], typer.Option("--json", help="Write the report here.")] = None
                   ) -> None:
     """Full retrievals (embed, recall, Q lookup, epsilon-greedy, fetch): p50/p95 per query of the postings
     index and of the brute-force dense product it replaced, side by side, with no added load and (--load)
     beside one busy process."""
+    from memory.qmemory import QMemoryConfig
     from memory.qmemory.bench import run_retrieval_benchmark
 
-    emit_report(run_retrieval_benchmark(entries, queries, load=load, words=_word_range(words)), json_path)
+    config = QMemoryConfig(embedding="hashed-tfidf", embedding_dim=dim)
+    emit_report(run_retrieval_benchmark(entries, queries, load=load, words=_word_range(words), config=config),
+                json_path)
 
 
 def _word_range(text: str) -> tuple[int, int]:

@@ -2,12 +2,13 @@ import json
 
 
 def test_bench_qmemory_prints_every_index_and_the_loaded_condition(agent_cli, tmp_path):
-    result = agent_cli("bench", "qmemory", "--entries", "1500", "--queries", "5", "--load", "--words", "5-20",
+    result = agent_cli("bench", "qmemory", "--entries", "1500", "--queries", "5", "--load", "--words", "5-20", "--dim", "512",
                        "--json", str(tmp_path / "q.json"))
     assert result.code == 0, result.err
     report = json.loads((tmp_path / "q.json").read_text())
     summary = report["summary"]
     assert summary["entries"] == 1500 and summary["words_per_entry"] == "5-20"
+    assert summary["embedder"] == "hashed-tfidf-512"
     assert summary["same_candidates"] == "5/5" and summary["load_cpu_fraction"] > 0
     for key in ("retrieve_ms_p50", "speedup_p50", "loaded_retrieve_ms_p95", "loaded_speedup_p50"):
         assert key in result.out and summary[key] > 0
