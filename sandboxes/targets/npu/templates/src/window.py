@@ -14,6 +14,8 @@ KH, KW, STRIDE, PAD = ${KH}, ${KW}, ${STRIDE}, ${PAD}
 '''
 
 BODY = r'''
+FILL = -math.inf if WINDOW == "max" else 0.0
+"""What padding reads."""
 
 
 class WindowTiling(TilingData):
@@ -65,6 +67,7 @@ class WindowKernel:
         if self.units == 0:
             return
         self.BuildTable()
+        self.FillBands()
         if WINDOW == "depthwise":
             CopyIn(self.weights.Get(self.xGm.dtype), self.wGm, self.t.channels * KH * KW)
         for unit in range(self.unit0, self.unit0 + self.units):
@@ -89,16 +92,29 @@ class WindowKernel:
         for r in range(1, self.gather_rows):
             Adds(table[r * self.owp], table, r * STRIDE * self.pitch * size, self.owp)
 
+    def FillBands(self):
+        """Every band buffer starts as FILL; loads write only image columns, so the padding keeps it."""
+        bands = [self.inQueue.AllocTensor(self.xGm.dtype) for _ in range(BUFFER_NUM)]
+        for band in bands:
+            Duplicate(band, FILL, self.band)
+        for band in bands:
+            self.inQueue.FreeTensor(band)
+
     def LoadBand(self, unit):
-        """Input rows ih0 .. ih0 + in_rows of the band, FILL where they fall outside the image."""
+        """The input rows of one band; rows outside the image (edge bands only) are set to FILL."""
         t = self.t
         plane, oh0, rows = self.Geometry(unit)
         band = self.inQueue.AllocTensor(self.xGm.dtype)
-        Duplicate(band, -math.inf if WINDOW == "max" else 0.0, self.band)
-        SetFlag(HardEvent.V_MTE2, 0)
-        WaitFlag(HardEvent.V_MTE2, 0)
         ih0 = oh0 * STRIDE - PAD
-        first, last = max(ih0, 0), min(ih0 + (rows - 1) * STRIDE + KH, t.h)
+        end = ih0 + (rows - 1) * STRIDE + KH
+        first, last = max(ih0, 0), min(end, t.h)
+        if first > ih0:
+            Duplicate(band, FILL, self.lead + (first - ih0) * self.pitch)
+        if last < end:
+            Duplicate(band[self.lead + (last - ih0) * self.pitch], FILL, (end - last) * self.pitch)
+        if first > ih0 or last < end:
+            SetFlag(HardEvent.V_MTE2, 0)
+            WaitFlag(HardEvent.V_MTE2, 0)
         gap = (self.pitch - AlignedCount(t.w, self.xGm.dtype)) * sizeof(self.xGm.dtype) // 32
         params = DataCopyExtParams(last - first, t.w * sizeof(self.xGm.dtype), 0, gap)
         DataCopyPad(band[self.lead + (first - ih0) * self.pitch], self.xGm[(plane * t.h + first) * t.w], params)
@@ -114,7 +130,8 @@ class WindowKernel:
         weights = (plane % self.t.channels) * KH * KW
         for kw in range(KW):
             if STRIDE == 1:
-                Gather(taps, band, table, (self.lead + kw - PAD) * size, (rows + KH - 1) * self.owp)
+                self.ColumnTaps(taps, band, kw == PAD, (self.lead + kw - PAD) * size, rows + KH - 1,
+                                (rows + KH - 1) * self.owp)
             for kh in range(KH):
                 if STRIDE != 1:
                     Gather(taps, band, table, (self.lead + kh * self.pitch + kw - PAD) * size, n)
@@ -127,6 +144,16 @@ class WindowKernel:
         acc = self.outQueue.DeQue()
         self.Store(self.yGm[(plane * self.t.oh + oh0) * self.t.ow], acc, rows, rows * self.t.ow)
         self.outQueue.FreeTensor(acc)
+
+    def ColumnTaps(self, dst, band, aligned, base, rows, count):
+        """Every band row shifted by one KW offset, at the output pitch: a strided UB copy when the
+        shift is zero (whole DataBlocks), else a Gather through the offset table."""
+        if aligned:
+            size = sizeof(self.xGm.dtype)
+            gap = (self.pitch - self.owp) * size // 32
+            DataCopy(dst, band[self.lead], DataCopyParams(rows, self.owp * size // 32, gap, 0))
+        else:
+            Gather(dst, band, self.table.Get(int32), base, count)
 
     def Combine(self, acc, tap, n, first, weight_index):
         """acc (op)= tap; the first tap initialises acc."""
@@ -152,7 +179,8 @@ class WindowKernel:
             for kh in range(KH if STRIDE != 1 else 1):
                 taps = self.outQueue.AllocTensor(self.xGm.dtype)
                 if STRIDE == 1:
-                    Gather(taps, band, table, (self.lead + kw - PAD) * size, (rows + KH - 1) * self.owp)
+                    self.ColumnTaps(taps, band, kw == PAD, (self.lead + kw - PAD) * size, rows + KH - 1,
+                                    (rows + KH - 1) * self.owp)
                 else:
                     Gather(taps, band, table, (self.lead + kh * self.pitch + kw - PAD) * size, rows * self.owp)
                 self.outQueue.EnQue(taps)
