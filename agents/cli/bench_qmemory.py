@@ -18,7 +18,8 @@ def bench_qmemory(entries: Annotated[int, typer.Option(help="Memory entries to f
                   load: Annotated[bool, typer.Option(
                       "--load", help="Measure again while one CPU-burning process runs.")] = False,
                   words: Annotated[str, typer.Option(
-                      help="Words per synthetic entry and query, MIN-MAX (longer fills more buckets).")] = "12-39",
+                      help="Words per synthetic entry, MIN-MAX (longer fills more buckets).")] = "12-39",
+                  query_words: Annotated[str, typer.Option(help="Words per query, MIN-MAX.")] = "12-39",
                   dim: Annotated[int, typer.Option(
                       help="Hash buckets of the TF-IDF embedding (more buckets: sparser vectors).")] = 256,
                   json_path: Annotated[Optional[Path], typer.Option("--json", help="Write the report here.")] = None
@@ -30,15 +31,16 @@ def bench_qmemory(entries: Annotated[int, typer.Option(help="Memory entries to f
     from memory.qmemory.bench import run_retrieval_benchmark
 
     config = QMemoryConfig(embedding="hashed-tfidf", embedding_dim=dim)
-    emit_report(run_retrieval_benchmark(entries, queries, load=load, words=_word_range(words), config=config),
-                json_path)
+    report = run_retrieval_benchmark(entries, queries, load=load, words=_word_range(words, "--words"),
+                                     query_words=_word_range(query_words, "--query-words"), config=config)
+    emit_report(report, json_path)
 
 
-def _word_range(text: str) -> tuple[int, int]:
+def _word_range(text: str, option: str) -> tuple[int, int]:
     """'12-39' -> (12, 40): the half-open range the generator draws lengths from."""
     from sandboxes.errors import UserError
 
     match = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*", text)
     if not match or not 1 <= int(match[1]) <= int(match[2]):
-        raise UserError(f"--words must look like 12-39 (MIN-MAX, 1 <= MIN <= MAX), got '{text}'")
+        raise UserError(f"{option} must look like 12-39 (MIN-MAX, 1 <= MIN <= MAX), got '{text}'")
     return int(match[1]), int(match[2]) + 1

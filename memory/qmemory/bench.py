@@ -57,12 +57,12 @@ def synthetic_entries(count: int, seed: int, words: tuple[int, int] = (12, 40)) 
 
 
 def run_retrieval_benchmark(entries: int = 100_000, queries: int = 200, seed: int = 0, load: bool = False,
-                            words: tuple[int, int] = (12, 40), config: QMemoryConfig | None = None,
-                            workdir: Path | None = None) -> Report:
+                            words: tuple[int, int] = (12, 40), query_words: tuple[int, int] = (12, 40),
+                            config: QMemoryConfig | None = None, workdir: Path | None = None) -> Report:
     """Fill a memory with ``entries`` items and time ``queries`` full retrievals (embed, recall, Q lookup,
-    epsilon-greedy, fetch) per index and condition; queries are drawn like the entries."""
+    epsilon-greedy, fetch) per index and condition; queries are drawn like entries of ``query_words`` words."""
     config = config or QMemoryConfig(embedding="hashed-tfidf", seed=seed)
-    texts = [e.text for e in synthetic_entries(queries, seed + 1, words)]
+    texts = [e.text for e in synthetic_entries(queries, seed + 1, query_words)]
     with tempfile.TemporaryDirectory(dir=workdir) as tmp:
         build_s, memory = _build(Path(tmp) / "bench.sqlite", entries, seed, words, config)
         indexes = {METHODS[0]: memory.index, METHODS[1]: _dense_copy(memory, 1), PREVIOUS: _dense_copy(memory, None)}
@@ -76,6 +76,7 @@ def run_retrieval_benchmark(entries: int = 100_000, queries: int = 200, seed: in
             summary.update(_condition_summary(condition, measured, burner))
         memory.close()
     head = {"entries": entries, "queries": queries, "words_per_entry": f"{words[0]}-{words[1] - 1}",
+            "words_per_query": f"{query_words[0]}-{query_words[1] - 1}",
             "embedder": memory.embedder.name, "recall_k": k,
             "top_n": config.top_n, "build_s": round(build_s, 2), "cpus": os.cpu_count(),
             "same_candidates": f"{same}/{queries}"}

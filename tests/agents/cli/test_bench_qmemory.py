@@ -2,13 +2,13 @@ import json
 
 
 def test_bench_qmemory_prints_every_index_and_the_loaded_condition(agent_cli, tmp_path):
-    result = agent_cli("bench", "qmemory", "--entries", "1500", "--queries", "5", "--load", "--words", "5-20", "--dim", "512",
-                       "--json", str(tmp_path / "q.json"))
+    result = agent_cli("bench", "qmemory", "--entries", "1500", "--queries", "5", "--load", "--words", "5-20",
+                       "--query-words", "3-6", "--dim", "512", "--json", str(tmp_path / "q.json"))
     assert result.code == 0, result.err
     report = json.loads((tmp_path / "q.json").read_text())
     summary = report["summary"]
     assert summary["entries"] == 1500 and summary["words_per_entry"] == "5-20"
-    assert summary["embedder"] == "hashed-tfidf-512"
+    assert summary["words_per_query"] == "3-6" and summary["embedder"] == "hashed-tfidf-512"
     assert summary["same_candidates"] == "5/5" and summary["load_cpu_fraction"] > 0
     for key in ("retrieve_ms_p50", "speedup_p50", "loaded_retrieve_ms_p95", "loaded_speedup_p50"):
         assert key in result.out and summary[key] > 0
@@ -18,3 +18,4 @@ def test_bench_qmemory_prints_every_index_and_the_loaded_condition(agent_cli, tm
 def test_a_malformed_word_range_is_a_user_error(agent_cli):
     result = agent_cli("bench", "qmemory", "--words", "40-12")
     assert result.code == 2 and "--words must look like 12-39" in result.err
+    assert agent_cli("bench", "qmemory", "--query-words", "x").code == 2
