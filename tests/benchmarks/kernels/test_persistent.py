@@ -203,7 +203,8 @@ def test_the_same_defences_hold_in_docker(tiny_relu, cpu_target, unchecked):
         pytest.skip(f"Docker engine not available ({problem}); start it with .ci/start-dockerd.sh")
     box = get_sandbox("docker")
     with VerifierPool() as runner:
-        sources = [DAEMONISES, PROBES, FORGES, KILLS_SERVER, BUILDS_AT_RUN_TIME.replace("relu_persistent", "relu_docker")]
+        sources = [DAEMONISES, PROBES, FORGES, KILLS_SERVER,
+                   BUILDS_AT_RUN_TIME.replace("relu_persistent", "relu_docker")]
         statuses = [verify(s, tiny_relu, cpu_target, box, unchecked, runner).status.value for s in sources]
         assert statuses == ["correct", "correct", "incorrect", "crashed", "correct"]
         assert runner.servers_started == 2, runner.retired
