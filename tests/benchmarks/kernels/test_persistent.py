@@ -84,7 +84,8 @@ for fd in (1, 2):
         with open(f"/proc/{os.getppid()}/fd/{fd}", "w") as handle:
             handle.write(LINE)
     except OSError:
-        pass
+        continue
+    raise RuntimeError("opened the server's output through /proc (it must not be dumpable)")
 print(LINE, flush=True)
 
 
