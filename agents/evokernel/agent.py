@@ -21,7 +21,7 @@ from agents.evokernel.offline import POLICY_NAME, OfflinePolicy
 from agents.evokernel.report import build_report
 from agents.evokernel.state import new_task_state
 from agents.evokernel.templates import template_library
-from agents.evokernel.threadsafe import serialise_ast_parse
+from sandboxes.threadsafe import serialise_ast_parse
 
 AGENT_NAME = "evokernel"
 

@@ -22,6 +22,7 @@ from benchmarks.report import Report
 from sandboxes.base import Sandbox
 from sandboxes.errors import UserError
 from sandboxes.targets.base import Target
+from sandboxes.threadsafe import serialise_ast_parse
 
 SOLUTIONS_ROOT = Path(__file__).parent / "solutions"
 
@@ -85,6 +86,7 @@ def run_pairs(pairs: Sequence[Pairing], target: Target, *, sandbox: Sandbox | No
     """Evaluate every pair with at most ``jobs`` at a time; results keep the order of ``pairs``.
     ``runner``: e.g. a ``VerifierPool`` (default: a one-shot trusted runner per solution)."""
     results: list[KernelResult | None] = [None] * len(pairs)
+    serialise_ast_parse()  # the harness parses every source, from several threads here
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         futures = {pool.submit(contextvars.copy_context().run, evaluate_file, p.task, p.solution, target,
                                sandbox=sandbox, config=config, runner=runner): i for i, p in enumerate(pairs)}

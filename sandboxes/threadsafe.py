@@ -1,9 +1,9 @@
 """Serialise ``ast.parse`` in this process on CPython 3.11.
 
 CPython 3.11 can raise ``SystemError: AST constructor recursion depth mismatch`` when several
-threads call ``ast.parse`` at once (python/cpython gh-106905, fixed in 3.12). EvoKernel renders
-and verifies candidates in worker threads, and the harness parses every source, so the agent
-installs this lock before it starts; parsing takes milliseconds, so nothing else is slowed.
+threads call ``ast.parse`` at once (python/cpython gh-106905, fixed in 3.12). The kernel harness
+parses every source it verifies, and EvoKernel and ``agent bench kernels`` verify in worker threads,
+so both install this lock before they start; parsing takes milliseconds, so nothing else is slowed.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@ import ast
 import sys
 import threading
 
-from agents.evokernel.threadsafe import serialise_ast_parse
+from sandboxes.threadsafe import serialise_ast_parse
 
 SOURCE = "def f(x):\n" + "".join(f"    y{i} = [x + {i} for _ in range(3)]\n" for i in range(300)) + "    return x\n"
 
