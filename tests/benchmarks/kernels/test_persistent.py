@@ -86,6 +86,12 @@ for fd in (1, 2):
     except OSError:
         continue
     raise RuntimeError("opened the server's output through /proc (it must not be dumpable)")
+try:
+    open(f"/proc/{os.getppid()}/mem", "rb").close()
+except OSError:
+    pass
+else:
+    raise RuntimeError("could read the server's memory, where the nonce is (it must not be dumpable)")
 print(LINE, flush=True)
 
 
