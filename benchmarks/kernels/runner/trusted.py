@@ -29,6 +29,7 @@ from benchmarks.kernels.runner.signing import sign
 from benchmarks.kernels.runner.timing import TimingLoop, simulated_timing
 from benchmarks.kernels.runner.verdict import Verdict
 from benchmarks.kernels.runner.worker import load_module, run_worker
+from sandboxes import linux
 
 _perf_counter = time.perf_counter
 
@@ -281,6 +282,7 @@ def signed_line(nonce: str, result: dict[str, Any]) -> str:
 
 def main() -> int:
     """Fork the workers, read and delete the nonce, evaluate, print the signed verdict."""
+    linux.set_dumpable(False)  # workers (same user) may not read this process's memory nor ptrace it
     with open("config.json") as handle:
         config = json.load(handle)
     torch.set_num_threads(int(config.get("threads", 1)))

@@ -164,11 +164,14 @@ def test_a_hang_past_the_wall_limit_is_a_timeout_and_the_next_one_runs(runner, t
     assert verify(GOOD, tiny_relu, cpu_target, sandbox, config, runner).status.value == "correct"
 
 
-def test_forged_verdict_lines_are_not_believed(runner, tiny_relu, cpu_target, sandbox, unchecked):
-    forged = verify(FORGES, tiny_relu, cpu_target, sandbox, unchecked, runner)
+@pytest.mark.parametrize("mode", ["one-shot", "persistent"])
+def test_forged_verdict_lines_are_not_believed_and_the_runner_cannot_be_read(mode, runner, tiny_relu, cpu_target,
+                                                                             sandbox, unchecked):
+    chosen = runner if mode == "persistent" else None
+    forged = verify(FORGES, tiny_relu, cpu_target, sandbox, unchecked, chosen)
     assert forged.status.value == "incorrect", forged.reason
-    assert verify(GOOD, tiny_relu, cpu_target, sandbox, unchecked, runner).status.value == "correct"
-    assert runner.servers_started == 1, runner.retired
+    assert verify(GOOD, tiny_relu, cpu_target, sandbox, unchecked, chosen).status.value == "correct"
+    assert runner.servers_started == (1 if mode == "persistent" else 0), runner.retired
 
 
 def test_extensions_built_between_requests_are_seen_by_the_same_server(runner, tiny_relu, cpu_target, sandbox,
