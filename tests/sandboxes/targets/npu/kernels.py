@@ -82,3 +82,21 @@ def ub_tensor(pipe: TPipe, dtype, count: int, position=TPosition.VECCALC) -> Loc
     buf = TBuf(position)
     pipe.InitBuffer(buf, count * sizeof(dtype))
     return buf.Get(dtype)
+
+
+def fill(tensor: LocalTensor, values) -> None:
+    """Write ``values`` into ``tensor`` element by element."""
+    for i, v in enumerate(values):
+        tensor.SetValue(i, v)
+
+
+def read(tensor: LocalTensor, count: int, dtype) -> np.ndarray:
+    """The first ``count`` elements of ``tensor`` as a numpy array of ``dtype``."""
+    return np.array([tensor.GetValue(i) for i in range(count)], dtype=np.dtype(dtype))
+
+
+def run(body) -> dict:
+    """Run ``body(pipe, out)`` as a single-block kernel; returns what it stored in ``out``."""
+    out = {}
+    single_block(lambda: body(TPipe(), out))
+    return out

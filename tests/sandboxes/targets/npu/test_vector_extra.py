@@ -6,24 +6,9 @@ import pytest
 
 from sandboxes.targets.npu.errors import DtypeError, ParamError
 from sandboxes.targets.npu.lang import *
-from tests.sandboxes.targets.npu.kernels import single_block, ub_tensor
+from tests.sandboxes.targets.npu.kernels import fill, read, run, ub_tensor
 
 RNG = np.random.default_rng(1)
-
-
-def fill(tensor, values):
-    for i, v in enumerate(values):
-        tensor.SetValue(i, v)
-
-
-def read(tensor, count, dtype):
-    return np.array([tensor.GetValue(i) for i in range(count)], dtype=np.dtype(dtype))
-
-
-def run(body):
-    out = {}
-    single_block(lambda: body(TPipe(), out))
-    return out
 
 
 @pytest.mark.parametrize("src,dst", [("float32", "float16"), ("float32", "bfloat16"), ("float16", "float32"),
