@@ -20,6 +20,7 @@ import time
 from dataclasses import asdict
 
 from sandboxes.monitor import run_monitored
+from sandboxes.proctree import process_table, reap_children
 from sandboxes.workdir import collect_files, write_files
 
 WORK = os.environ.get("AGENTKILN_WORKDIR", "/work")
@@ -69,27 +70,8 @@ class ContainerTree:
 
 
 def _living_others() -> list[int]:
-    alive = []
-    for name in os.listdir("/proc"):
-        if name.isdigit() and int(name) != os.getpid():
-            try:
-                with open(f"/proc/{name}/stat") as handle:
-                    if handle.read().rsplit(")", 1)[1].split()[0] != "Z":
-                        alive.append(int(name))
-            except OSError:
-                pass
-    return alive
-
-
-def _reap() -> None:
-    """As PID 1, collect zombies of orphans that were re-parented to us."""
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
+    me = os.getpid()
+    return [pid for pid, (_parent, state) in process_table().items() if pid != me and state != "Z"]
 
 
 def _job_preexec(cpu_s: float, disk_mb: int):
@@ -110,7 +92,7 @@ def run_job(request: dict) -> dict:
     outcome = run_monitored(request["argv"], env=request["env"], cwd=WORK, wall_s=request["wall_s"],
                             cpu_s=request["cpu_s"], output_bytes=request["output_bytes"], tree=ContainerTree(),
                             preexec=_job_preexec(request["cpu_s"], request["disk_mb"]))
-    _reap()
+    reap_children()  # as PID 1, collect zombies of orphans re-parented to us
     files, notes = collect_files(WORK, request["collect"], request["collect_bytes"])
     cgroup_peak = _read_int(f"{CGROUP}/memory/memory.max_usage_in_bytes") if request["peak_from_cgroup"] else None
     stats = os.statvfs(WORK)
@@ -131,7 +113,7 @@ def write_only(request: dict) -> dict:
 def reset() -> dict:
     """Kill every job process and empty the writable places."""
     ContainerTree().kill_all()
-    _reap()
+    reap_children()  # as PID 1, collect zombies of orphans re-parented to us
     for folder in SCRATCH:
         if os.path.isdir(folder):
             for name in os.listdir(folder):

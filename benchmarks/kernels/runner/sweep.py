@@ -14,27 +14,15 @@ import signal
 import stat
 import time
 
+from sandboxes.proctree import process_table, reap_children
+
 SCRATCH = ("/tmp", "/dev/shm")
 KILL_DEADLINE_S = 10.0
 
 
-def _parents() -> dict[int, tuple[int, str]]:
-    """pid -> (parent pid, state letter) of every visible process."""
-    table: dict[int, tuple[int, str]] = {}
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                with open(f"/proc/{name}/stat") as handle:
-                    fields = handle.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            table[int(name)] = (int(fields[1]), fields[0])
-    return table
-
-
 def descendants(root: int, spared: set[int]) -> dict[int, str]:
     """pid -> state letter of the descendants of ``root``, leaving out ``spared`` (but not their descendants)."""
-    table = _parents()
+    table = process_table()
     children: dict[int, list[int]] = {}
     for pid, (parent, _state) in table.items():
         children.setdefault(parent, []).append(pid)
@@ -45,19 +33,6 @@ def descendants(root: int, spared: set[int]) -> dict[int, str]:
         if pid not in spared:
             found[pid] = table[pid][1]
     return found
-
-
-def reap_children(keep: set[int]) -> bool:
-    """Collect exited children of this process; False when one of ``keep`` was among them."""
-    lost = False
-    while True:
-        try:
-            pid, _status = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return not lost
-        if pid == 0:
-            return not lost
-        lost = lost or pid in keep
 
 
 def kill_descendants(spared: set[int], deadline_s: float = KILL_DEADLINE_S) -> bool:
