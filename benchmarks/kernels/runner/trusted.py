@@ -59,7 +59,7 @@ class WorkerHandle:
         if pid == 0:  # the worker
             os.close(to_child_w)
             os.close(from_child_r)
-            _redirect_output(f"{role}.log")
+            redirect_output(f"{role}.log")
             os._exit(run_worker(role, to_child_r, from_child_w))
         os.close(to_child_r)
         os.close(from_child_w)
@@ -121,7 +121,8 @@ class WorkerHandle:
         self.kill()
 
 
-def _redirect_output(path: str) -> None:
+def redirect_output(path: str) -> None:
+    """Send this process's stdout and stderr to ``path`` and read stdin from /dev/null (a worker's surroundings)."""
     log = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     os.dup2(log, 1)
     os.dup2(log, 2)

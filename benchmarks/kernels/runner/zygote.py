@@ -16,7 +16,7 @@ import os
 import socket
 
 from benchmarks.kernels.runner.protocol import Channel
-from benchmarks.kernels.runner.trusted import WorkerHandle, _redirect_output
+from benchmarks.kernels.runner.trusted import WorkerHandle, redirect_output
 from benchmarks.kernels.runner.worker import run_worker
 
 MESSAGE_BYTES = 4096
@@ -114,5 +114,5 @@ def _worker_main(request: dict, fds: list[int]) -> int:
     """Prepare the worker's surroundings, then serve the runner."""
     os.chdir(request["dir"])
     os.environ["TMPDIR"] = request["dir"]
-    _redirect_output(f"{request['role']}.log")
+    redirect_output(f"{request['role']}.log")
     return run_worker(request["role"], fds[0], fds[1])
