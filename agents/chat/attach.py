@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from tools.base import Tool
 
 from agents.chat.render import key_value_table
-from agents.runtime.interrupts import question_text, waiting_interrupts
+from agents.runtime.interrupts import question_text, run_guidance, waiting_interrupts
 from agents.runtime.run import Run
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ def run_state(run: Run) -> dict[str, Any]:
             "best": best[-1] if best else None,
             "budget": {key: run.runtime.get(key) for key, _ in BUDGET_FLAGS.values()},
             "agent_budget": run.config.get("budget"),
-            "guidance": run.meta.get("guidance", []), "pending_interrupts": waiting_interrupts(run)}
+            "guidance": run_guidance(run), "pending_interrupts": waiting_interrupts(run)}
 
 
 def is_paused(run: Run) -> bool:

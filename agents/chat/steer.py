@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from sandboxes.errors import UserError
 
 from agents.chat.attach import BUDGET_FLAGS, current, is_paused, show_run
-from agents.runtime.interrupts import request_pause, waiting_interrupts
+from agents.runtime.interrupts import add_guidance, request_pause, waiting_interrupts
 from agents.runtime.run import Run
 
 if TYPE_CHECKING:
@@ -112,8 +112,7 @@ def install_attach_commands(session: "ChatSession", run: Run) -> None:
             steering.add_to_answer(target, "guidance", argument)
             s.say(f"guidance will be sent with /resume: {json.dumps(steering.answer)}")
             return True
-        target.update_meta(guidance=[*target.meta.get("guidance", []), argument])
-        target.emit("guidance", text=argument, by="chat")
+        add_guidance(target, argument, by="chat")
         s.say(f"guidance added to {target.id}")
         return True
 

@@ -17,6 +17,7 @@ from pydantic import Field, ValidationError
 from sandboxes.errors import UserError
 from sandboxes.settings import Config
 
+from agents.runtime.interrupts import add_guidance, run_guidance
 from agents.runtime.run import Run
 
 ANSWER_FIELDS = {"budget": "attempts per task T (an integer >= 1); raising it reopens tasks the old budget ended",
@@ -70,17 +71,15 @@ def pause_question(state: dict[str, Any], budget: int, reason: str) -> dict[str,
 
 
 def latest_guidance(run: Run) -> str | None:
-    """The newest guidance given to the run (config.json ``guidance``), None when there is none."""
-    guidance = run.meta.get("guidance") or []
-    return str(guidance[-1]) if guidance else None
+    """The newest guidance given to the run, None when there is none."""
+    guidance = run_guidance(run)
+    return guidance[-1] if guidance else None
 
 
 def record_guidance(run: Run, text: str, by: str) -> None:
     """Add ``text`` to the run's guidance (once: a node that runs again does not add it twice)."""
-    if latest_guidance(run) == text:
-        return
-    run.update_meta(guidance=[*(run.meta.get("guidance") or []), text])
-    run.emit("guidance", text=text, by=by)
+    if latest_guidance(run) != text:
+        add_guidance(run, text, by)
 
 
 def acknowledge_guidance(run: Run, text: str, policy: str, offline: bool) -> None:

@@ -4,7 +4,7 @@ A graph that stops at an interrupt raises :class:`RunPaused` out of ``run_graph`
 becomes ``paused`` and ``status.json`` holds the interrupt values. ``agent runs resume ID --answer JSON``
 (or ``run_graph(..., resume=value)``) continues it with ``Command(resume=value)``. Another process
 (``agent chat --attach``) asks a running agent to pause by writing a request file that the agent checks
-at its next safe point.
+at its next safe point. Guidance for a run's agent is kept in its config.json, whoever gives it.
 """
 
 from __future__ import annotations
@@ -90,3 +90,14 @@ def pause_requested(run: "Run") -> bool:
 
 def clear_pause_request(run: "Run") -> None:
     (run.dir / PAUSE_REQUEST_FILE).unlink(missing_ok=True)
+
+
+def run_guidance(run: "Run") -> list[str]:
+    """Guidance given to the run so far, oldest first (config.json ``guidance``)."""
+    return [str(text) for text in run.meta.get("guidance") or []]
+
+
+def add_guidance(run: "Run", text: str, by: str) -> None:
+    """Append ``text`` to the run's guidance (config.json) and record who gave it."""
+    run.update_meta(guidance=[*run_guidance(run), text])
+    run.emit("guidance", text=text, by=by)

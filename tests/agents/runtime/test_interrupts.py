@@ -10,8 +10,9 @@ from benchmarks.report import Report
 from sandboxes.errors import UserError
 
 from agents.runtime.graph import linear_graph, run_graph
-from agents.runtime.interrupts import (RunPaused, clear_pause_request, parse_answer, pause_requested,
-                                       pending_interrupts, question_text, request_pause, waiting_interrupts)
+from agents.runtime.interrupts import (RunPaused, add_guidance, clear_pause_request, parse_answer, pause_requested,
+                                       pending_interrupts, question_text, request_pause, run_guidance,
+                                       waiting_interrupts)
 from agents.runtime.launch import RunOptions, launch, resume
 from agents.runtime.registry import register_agent
 from agents.runtime.run import Run
@@ -114,3 +115,13 @@ def test_a_run_paused_through_a_child_waits_on_what_its_status_records():
     assert waiting_interrupts(Run.open(run.id)) == [QUESTION]
     run.set_status("failed", "later")
     assert waiting_interrupts(Run.open(run.id)) == []
+
+
+def test_guidance_is_kept_in_the_config_in_order_with_who_gave_it(tmp_path):
+    run = Run.create("demo", {}, root=tmp_path)
+    add_guidance(run, "use two buffers", by="chat")
+    add_guidance(Run.open(run.id, tmp_path), "tile 4096", by="answer")
+    reopened = Run.open(run.id, tmp_path)
+    assert run_guidance(reopened) == ["use two buffers", "tile 4096"]
+    assert [(e["text"], e["by"]) for e in reopened.events("guidance")] == [("use two buffers", "chat"),
+                                                                          ("tile 4096", "answer")]
