@@ -16,6 +16,7 @@ from sandboxes.errors import UserError
 
 from agents.chat.attach import BUDGET_FLAGS, current, is_paused, show_run
 from agents.runtime.interrupts import add_guidance, request_pause, waiting_interrupts
+from agents.runtime.launch import change_spending_limits
 from agents.runtime.run import Run
 
 if TYPE_CHECKING:
@@ -98,8 +99,7 @@ def install_attach_commands(session: "ChatSession", run: Run) -> None:
             steering.add_to_answer(target, "budget", changes.pop("budget"))
             s.say(f"answer so far: {json.dumps(steering.answer)}; /resume sends it")
         if changes:
-            target.update_meta(runtime={**target.runtime, **changes})
-            target.emit("budget.changed", by="chat", **changes)
+            change_spending_limits(target, changes, by="chat")
             s.say(f"spending limits of {target.id} are now {changes}; /resume continues it")
         return True
 

@@ -70,6 +70,12 @@ def launch(agent: str, config: BaseModel | dict[str, Any], options: RunOptions, 
 BUDGET_FIELDS = ("max_cost_usd", "max_tokens", "max_calls")
 
 
+def change_spending_limits(run: Run, limits: dict[str, Any], by: str) -> None:
+    """Save new spending limits (``BUDGET_FIELDS``) in the run's config.json for every later resume."""
+    run.update_meta(runtime={**run.runtime, **limits})
+    run.emit("budget.changed", by=by, **limits)
+
+
 def resume(run: Run, overrides: dict[str, Any] | None = None, *, answer: Any = NO_ANSWER) -> Report:
     """Continue ``run`` with the model it started with (``overrides`` may raise the budget, change the model).
 
@@ -79,8 +85,7 @@ def resume(run: Run, overrides: dict[str, Any] | None = None, *, answer: Any = N
     given = {key: value for key, value in (overrides or {}).items() if value is not None}
     budget = {key: given[key] for key in BUDGET_FIELDS if key in given}
     if budget:
-        run.update_meta(runtime={**run.runtime, **budget})
-        run.emit("budget.changed", by="resume", **budget)
+        change_spending_limits(run, budget, by="resume")
     options = RunOptions(**{**run.runtime, **given})
     run.answer = answer
     spec = given.get("model") or run.meta.get("model") or options.model
