@@ -100,8 +100,7 @@ class LocalSession:
         limits = limits or self.limits
         full_env, cgroup = self._prepare(files, env, limits)
         try:
-            plan = isolation.build_plan(self.sandbox.caps, list(argv), limits, self.workdir.path, full_env, cgroup,
-                                        self.workdir.capped, self.workdir.owner)
+            plan, tree = self._plan(list(argv), limits, full_env, cgroup)
             popen = _LASTING_THREAD.submit(
                 subprocess.Popen, plan.argv, env=plan.env, cwd=self.workdir.path, stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, preexec_fn=plan.preexec,
@@ -109,7 +108,6 @@ class LocalSession:
         except BaseException:
             _release(cgroup)
             raise
-        tree = _CgroupTree(cgroup) if cgroup is not None else ProcessGroupTree()
         if isinstance(tree, ProcessGroupTree):
             tree.pgid = popen.pid
 
@@ -133,9 +131,7 @@ class LocalSession:
 
     def _run(self, argv: list[str], limits: Limits, env: dict[str, str], cgroup: Cgroup | None,
              collect: Sequence[str]) -> RunResult:
-        plan = isolation.build_plan(self.sandbox.caps, argv, limits, self.workdir.path, env, cgroup,
-                                    self.workdir.capped, self.workdir.owner)
-        tree = _CgroupTree(cgroup) if cgroup is not None else ProcessGroupTree()
+        plan, tree = self._plan(argv, limits, env, cgroup)
         outcome = run_monitored(plan.argv, env=plan.env, cwd=self.workdir.path, wall_s=limits.wall_s,
                                 cpu_s=limits.cpu_s, output_bytes=limits.output_bytes, tree=tree,
                                 preexec=plan.preexec, disk_exceeded=None if self.workdir.capped else self._disk_poll())
@@ -146,6 +142,13 @@ class LocalSession:
             notes.append("memory limit is RLIMIT_DATA per process; an out-of-memory kill is not detectable")
         return records.build_result(outcome, backend="local", peak_memory_bytes=peak, oom_killed=oom,
                                     disk_full=self.workdir.is_full(), files=files, notes=notes)
+
+    def _plan(self, argv: list[str], limits: Limits, env: dict[str, str],
+              cgroup: Cgroup | None) -> tuple[isolation.Plan, _CgroupTree | ProcessGroupTree]:
+        """How to start ``argv`` isolated in this work dir, and the process tree to measure and kill it by."""
+        plan = isolation.build_plan(self.sandbox.caps, argv, limits, self.workdir.path, env, cgroup,
+                                    self.workdir.capped, self.workdir.owner)
+        return plan, _CgroupTree(cgroup) if cgroup is not None else ProcessGroupTree()
 
     def _disk_poll(self):
         calls = {"n": 0}
