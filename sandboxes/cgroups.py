@@ -117,11 +117,7 @@ class Cgroup:
 
     def oom_kills(self) -> int:
         name = "memory.oom_control" if self.version == 1 else "memory.events"
-        for line in (self.dirs["memory"] / name).read_text().splitlines():
-            key, _, value = line.partition(" ")
-            if key == "oom_kill":
-                return int(value)
-        return 0
+        return oom_kill_count((self.dirs["memory"] / name).read_text())
 
     def pids(self) -> list[int]:
         found: set[int] = set()
@@ -168,3 +164,21 @@ class Cgroup:
                     break
                 except OSError:
                     time.sleep(0.01)
+
+
+def oom_kill_count(text: str) -> int:
+    """The ``oom_kill`` counter of a cgroup's memory.oom_control (v1) or memory.events (v2) text."""
+    for line in text.splitlines():
+        key, _, value = line.partition(" ")
+        if key == "oom_kill":
+            return int(value)
+    return 0
+
+
+def oom_kills_in(path: str) -> int:
+    """:func:`oom_kill_count` of the file at ``path``; 0 when it cannot be read."""
+    try:
+        with open(path) as handle:
+            return oom_kill_count(handle.read())
+    except (OSError, ValueError):
+        return 0

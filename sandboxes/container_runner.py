@@ -19,6 +19,7 @@ import sys
 import time
 from dataclasses import asdict
 
+from sandboxes.cgroups import oom_kills_in
 from sandboxes.monitor import run_monitored
 from sandboxes.proctree import process_table, reap_children
 from sandboxes.workdir import collect_files, write_files
@@ -37,14 +38,7 @@ def _read_int(path: str) -> int | None:
 
 
 def _oom_kills() -> int:
-    try:
-        with open(f"{CGROUP}/memory/memory.oom_control") as handle:
-            for line in handle:
-                if line.startswith("oom_kill "):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
+    return oom_kills_in(f"{CGROUP}/memory/memory.oom_control")
 
 
 class ContainerTree:

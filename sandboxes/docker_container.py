@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from sandboxes import hostfs
 from sandboxes.base import Limits
+from sandboxes.cgroups import oom_kills_in
 from sandboxes.docker_channel import Channel, ChannelClosed
 from sandboxes.docker_engine import container_cgroup_parent
 from sandboxes.docker_image import RUNNER_DIR, SANDBOX_UID, host_mounts
@@ -134,14 +135,7 @@ class RunnerContainer:
 
     def oom_kills(self) -> int:
         """Memory-limit kills in this container so far, read from the host (cgroup v1; 0 if unreadable)."""
-        try:
-            with open(os.path.join(self._memory_dir, "memory.oom_control")) as handle:
-                for line in handle:
-                    if line.startswith("oom_kill "):
-                        return int(line.split()[1])
-        except (OSError, ValueError):
-            pass
-        return 0
+        return oom_kills_in(os.path.join(self._memory_dir, "memory.oom_control"))
 
     def reset_peak_memory(self) -> bool:
         """Zero the container's peak-memory counter from the host (root, cgroup v1); False if impossible."""

@@ -3,7 +3,7 @@ import time
 
 import pytest
 
-from sandboxes.cgroups import Cgroup
+from sandboxes.cgroups import Cgroup, oom_kill_count, oom_kills_in
 
 
 @pytest.fixture
@@ -52,3 +52,11 @@ def test_cpu_quota_caps_a_multi_threaded_loop():
     finally:
         group.kill_all()
         group.remove()
+
+
+def test_oom_kill_counter_is_read_from_v1_and_v2_files(tmp_path):
+    assert oom_kill_count("oom_kill_disable 0\nunder_oom 0\noom_kill 3\n") == 3  # v1 memory.oom_control
+    assert oom_kill_count("low 0\nhigh 0\nmax 5\noom 2\noom_kill 2\n") == 2  # v2 memory.events
+    (tmp_path / "memory.oom_control").write_text("under_oom 0\noom_kill 7\n")
+    assert oom_kills_in(str(tmp_path / "memory.oom_control")) == 7
+    assert oom_kills_in(str(tmp_path / "missing")) == 0
