@@ -22,7 +22,7 @@ from dataclasses import asdict
 from sandboxes.cgroups import oom_kills_in
 from sandboxes.monitor import run_monitored
 from sandboxes.proctree import process_table, reap_children
-from sandboxes.workdir import collect_files, write_files
+from sandboxes.workdir import collect_files, decode_files, encode_files, write_files
 
 WORK = os.environ.get("AGENTKILN_WORKDIR", "/work")
 SCRATCH = (WORK, "/tmp", "/dev/shm")
@@ -81,7 +81,7 @@ def _job_preexec(cpu_s: float, disk_mb: int):
 
 def run_job(request: dict) -> dict:
     """Write the files, run the command, read back the requested files."""
-    write_files(WORK, {path: base64.b64decode(data) for path, data in request["files"].items()})
+    write_files(WORK, decode_files(request["files"]))
     oom_before = _oom_kills()
     outcome = run_monitored(request["argv"], env=request["env"], cwd=WORK, wall_s=request["wall_s"],
                             cpu_s=request["cpu_s"], output_bytes=request["output_bytes"], tree=ContainerTree(),
@@ -93,14 +93,14 @@ def run_job(request: dict) -> dict:
     fields = asdict(outcome)
     fields["stdout"] = base64.b64encode(outcome.stdout).decode()
     fields["stderr"] = base64.b64encode(outcome.stderr).decode()
-    return {"outcome": fields, "files": {k: base64.b64encode(v).decode() for k, v in files.items()},
+    return {"outcome": fields, "files": encode_files(files),
             "notes": notes, "peak_memory_bytes": cgroup_peak or outcome.max_rss_bytes,
             "oom_killed": _oom_kills() > oom_before, "disk_full": stats.f_bavail * stats.f_frsize < 64 * 1024}
 
 
 def write_only(request: dict) -> dict:
     """Write the request's files into the work dir and run nothing."""
-    write_files(WORK, {path: base64.b64decode(data) for path, data in request["files"].items()})
+    write_files(WORK, decode_files(request["files"]))
     return {"ready": True}
 
 

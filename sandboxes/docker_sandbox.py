@@ -18,7 +18,7 @@ from sandboxes.envpolicy import sandbox_env
 from sandboxes.errors import UserError
 from sandboxes.monitor import Outcome
 from sandboxes.process import SandboxProcess
-from sandboxes.workdir import check_relative
+from sandboxes.workdir import check_relative, decode_files, encode_files
 
 ANSWER_GRACE_S = 30.0
 
@@ -26,7 +26,7 @@ ANSWER_GRACE_S = 30.0
 def _job_message(argv: Sequence[str], files: Mapping[str, bytes], env: dict[str, str], limits: Limits,
                  collect: Sequence[str], peak_from_cgroup: bool) -> dict:
     return {"op": "run", "argv": [str(a) for a in argv], "env": env,
-            "files": {str(check_relative(p)): base64.b64encode(bytes(d)).decode() for p, d in files.items()},
+            "files": encode_files(files),
             "collect": [str(check_relative(p)) for p in collect], "wall_s": limits.wall_s, "cpu_s": limits.cpu_s,
             "output_bytes": limits.output_bytes, "collect_bytes": limits.collect_bytes, "disk_mb": limits.disk_mb,
             "peak_from_cgroup": peak_from_cgroup}
@@ -38,7 +38,7 @@ def _result(answer: dict) -> RunResult:
     fields["stderr"] = base64.b64decode(fields["stderr"])
     return records.build_result(Outcome(**fields), backend="docker", peak_memory_bytes=answer["peak_memory_bytes"],
                                 oom_killed=answer["oom_killed"], disk_full=answer["disk_full"],
-                                files={k: base64.b64decode(v) for k, v in answer["files"].items()},
+                                files=decode_files(answer["files"]),
                                 notes=answer["notes"])
 
 

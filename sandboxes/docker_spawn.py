@@ -9,7 +9,6 @@ process as the sandbox user in the work dir, so its stdin/stdout/stderr are plai
 
 from __future__ import annotations
 
-import base64
 import shutil
 import subprocess
 from typing import Mapping, Sequence
@@ -22,7 +21,7 @@ from sandboxes.docker_image import SANDBOX_UID
 from sandboxes.envpolicy import sandbox_env
 from sandboxes.errors import UserError
 from sandboxes.process import SandboxProcess
-from sandboxes.workdir import check_relative
+from sandboxes.workdir import encode_files
 
 WRITE_TIMEOUT_S = 60.0
 
@@ -40,8 +39,7 @@ def exec_argv(container: RunnerContainer, argv: Sequence[str], env: Mapping[str,
 def write_files(container: RunnerContainer, files: Mapping[str, bytes]) -> None:
     """Put ``files`` into the container's work dir through its runner."""
     if files:
-        encoded = {str(check_relative(p)): base64.b64encode(bytes(d)).decode() for p, d in files.items()}
-        container.request({"op": "write", "files": encoded}, WRITE_TIMEOUT_S)
+        container.request({"op": "write", "files": encode_files(files)}, WRITE_TIMEOUT_S)
 
 
 def spawn(container: RunnerContainer, argv: Sequence[str], files: Mapping[str, bytes] | None,

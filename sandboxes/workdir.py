@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import os
 import re
 import stat
@@ -157,3 +158,13 @@ def tree_size(root: str) -> int:
         except OSError:
             pass
     return total
+
+
+def encode_files(files: Mapping[str, bytes]) -> dict[str, str]:
+    """Files as JSON-safe ``{checked relative path: base64 text}`` (how they travel to a container's runner)."""
+    return {str(check_relative(path)): base64.b64encode(bytes(data)).decode() for path, data in files.items()}
+
+
+def decode_files(encoded: Mapping[str, str]) -> dict[str, bytes]:
+    """The files :func:`encode_files` encoded."""
+    return {path: base64.b64decode(text) for path, text in encoded.items()}

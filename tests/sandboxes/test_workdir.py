@@ -3,7 +3,7 @@ import os
 import pytest
 
 from sandboxes.errors import UserError
-from sandboxes.workdir import collect_files, glob_regex, tree_size, write_files
+from sandboxes.workdir import collect_files, decode_files, encode_files, glob_regex, tree_size, write_files
 
 
 @pytest.mark.parametrize("bad", ["/etc/passwd", "../x", "a/../../x", "", "."])
@@ -65,3 +65,11 @@ def test_glob_regex_semantics():
 def test_tree_size_counts_blocks(tmp_path):
     (tmp_path / "f").write_bytes(b"0" * 10000)
     assert tree_size(str(tmp_path)) >= 10000
+
+
+def test_files_travel_as_json_safe_text_and_come_back_unchanged():
+    files = {"a.py": b"print(1)\n", "sub/blob.bin": bytes(range(256))}
+    encoded = encode_files(files)
+    assert all(isinstance(text, str) for text in encoded.values()) and decode_files(encoded) == files
+    with pytest.raises(UserError):
+        encode_files({"../escape": b""})
