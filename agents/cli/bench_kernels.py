@@ -6,9 +6,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from benchmarks.kernels.harness import EvalConfig
+from benchmarks.kernels.verifier.harness import EvalConfig
 from benchmarks.kernels.plot import speedup_plot
-from benchmarks.kernels.runner.persistent import VerifierPool
+from benchmarks.kernels.verifier.runner.persistent import VerifierPool
 from benchmarks.kernels.suite import build_report, default_jobs, pair_solutions, run_pairs, solutions_dir
 from benchmarks.kernels.tasks import load_tasks
 from benchmarks.kernels.throughput import measure_throughput

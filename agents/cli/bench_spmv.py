@@ -45,7 +45,7 @@ def macko_task_variant(directory: Path, rows: int, cols: int, density: float) ->
 
 def kernel_row(rows: int, cols: int, density: float) -> dict:
     """The hand-written C++ MACKO kernel against the task's dense fp16 GEMV, timed by the kernel harness."""
-    from benchmarks.kernels.harness import EvalConfig, evaluate_file
+    from benchmarks.kernels.verifier.harness import EvalConfig, evaluate_file
     from benchmarks.kernels.tasks import BUILTIN_ROOT, load_task
     from sandboxes.select import get_sandbox
     from sandboxes.targets.registry import get_target

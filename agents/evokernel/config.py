@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from benchmarks.kernels.harness import EvalConfig
+from benchmarks.kernels.verifier.harness import EvalConfig
 from memory.qmemory import QMemoryConfig
 from sandboxes.settings import Config
 

@@ -7,9 +7,9 @@ import importlib
 import threading
 from typing import Any
 
-from benchmarks.kernels.harness import EvalConfig, evaluate
-from benchmarks.kernels.result import KernelResult
-from benchmarks.kernels.runner.persistent import VerifierPool
+from benchmarks.kernels.verifier.harness import EvalConfig, evaluate
+from benchmarks.kernels.verifier.result import KernelResult
+from benchmarks.kernels.verifier.runner.persistent import VerifierPool
 from benchmarks.kernels.tasks import KernelTask, load_tasks
 from sandboxes.errors import UserError
 from sandboxes.targets.base import Target

@@ -6,7 +6,7 @@ import math
 from collections import Counter
 from typing import Iterable, Sequence
 
-from benchmarks.kernels.result import KernelResult
+from benchmarks.kernels.verifier.result import KernelResult
 
 FAST_P_THRESHOLDS = (0.0, 1.0, 1.5, 2.0)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
-from benchmarks.kernels.result import KernelResult
+from benchmarks.kernels.verifier.result import KernelResult
 
 
 def speedup_plot(results: Sequence[KernelResult], labels: Sequence[str], path: Path, title: str) -> Path | None:

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
-from benchmarks.kernels.harness import EvalConfig, evaluate_file
+from benchmarks.kernels.verifier.harness import EvalConfig, evaluate_file
 from benchmarks.kernels.metrics import summarize
-from benchmarks.kernels.result import KernelResult
-from benchmarks.kernels.runner.persistent import TrustedRunner
+from benchmarks.kernels.verifier.result import KernelResult
+from benchmarks.kernels.verifier.runner.persistent import TrustedRunner
 from benchmarks.kernels.tasks import KernelTask
 from benchmarks.report import Report
 from sandboxes.base import Sandbox

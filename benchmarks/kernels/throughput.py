@@ -12,8 +12,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
-from benchmarks.kernels.harness import EvalConfig
-from benchmarks.kernels.runner.persistent import VerifierPool
+from benchmarks.kernels.verifier.harness import EvalConfig
+from benchmarks.kernels.verifier.runner.persistent import VerifierPool
 from benchmarks.kernels.suite import Pairing, run_pairs
 from benchmarks.report import Report
 from sandboxes.base import Sandbox

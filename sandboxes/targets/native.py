@@ -117,7 +117,7 @@ def activate(resolver: ExtensionResolver) -> None:
 def _resolver() -> ExtensionResolver:
     if _active is None:
         raise RuntimeError("native extensions are built by the kernel harness: run the solution through "
-                           "`agent bench kernels` or benchmarks.kernels.harness.evaluate")
+                           "`agent bench kernels` or benchmarks.kernels.verifier.harness.evaluate")
     return _active
 
 

@@ -1,4 +1,4 @@
-"""Typed tools over ``benchmarks.kernels.harness.evaluate``: compile + check, benchmark, NPU profile.
+"""Typed tools over ``benchmarks.kernels.verifier.harness.evaluate``: compile + check, benchmark, NPU profile.
 
 Every evaluation runs inside the sandbox (the harness's trusted runner), so these tools carry the
 ``sandboxed`` tag. NPU numbers come from the simulator and are marked ``simulated``.
@@ -70,8 +70,8 @@ def make_target(name: str) -> Any:
 
 def evaluate(task: str, source: str, target: str, *, quick: bool) -> dict[str, Any]:
     """Run the harness; ``quick`` checks compile and correctness with minimal timing."""
-    from benchmarks.kernels.harness import EvalConfig
-    from benchmarks.kernels.harness import evaluate as harness_evaluate
+    from benchmarks.kernels.verifier.harness import EvalConfig
+    from benchmarks.kernels.verifier.harness import evaluate as harness_evaluate
 
     config = EvalConfig(trials=3, warmup=0, min_timed_trials=1, timed_trials=1) if quick else EvalConfig()
     result = harness_evaluate(load_task(task), source, make_target(target), config=config)

@@ -1,6 +1,6 @@
 """KernelEnv verifies through persistent runners by default: one server serves consecutive candidates."""
 
-from benchmarks.kernels.harness import EvalConfig
+from benchmarks.kernels.verifier.harness import EvalConfig
 from benchmarks.kernels.tasks import load_tasks
 from sandboxes.select import get_sandbox
 from sandboxes.targets.cpu import CpuTarget

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.kernels.harness import EvalConfig
+from benchmarks.kernels.verifier.harness import EvalConfig
 from benchmarks.kernels.tasks import load_task
 from sandboxes.targets.cache import BuildCache, default_cache_root
 from sandboxes.targets.cpu import CpuTarget

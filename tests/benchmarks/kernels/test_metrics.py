@@ -3,7 +3,7 @@
 import pytest
 
 from benchmarks.kernels.metrics import fast_p, geomean, summarize
-from benchmarks.kernels.result import KernelResult, Status
+from benchmarks.kernels.verifier.result import KernelResult, Status
 
 
 def results():

@@ -2,11 +2,11 @@
 
 import pytest
 
-from benchmarks.kernels.harness import evaluate
+from benchmarks.kernels.verifier.harness import evaluate
 from benchmarks.kernels.npu_references import reference_dir, solution_for, task_operator, write_references
-from benchmarks.kernels.result import Status
-from benchmarks.kernels.runner.launch import EvalConfig
-from benchmarks.kernels.static_checks import check_solution
+from benchmarks.kernels.verifier.result import Status
+from benchmarks.kernels.verifier.runner.launch import EvalConfig
+from benchmarks.kernels.verifier.static_checks import check_solution
 from benchmarks.kernels.tasks import load_task, load_tasks
 from sandboxes.select import get_sandbox
 from sandboxes.targets.npu.target import NpuTarget

@@ -1,7 +1,7 @@
 """The speedup plot."""
 
 from benchmarks.kernels.plot import speedup_plot
-from benchmarks.kernels.result import KernelResult, Status
+from benchmarks.kernels.verifier.result import KernelResult, Status
 
 
 def test_plot_written_only_when_something_was_timed(tmp_path):

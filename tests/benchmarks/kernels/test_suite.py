@@ -2,7 +2,7 @@
 
 import pytest
 
-from benchmarks.kernels.result import KernelResult, Status
+from benchmarks.kernels.verifier.result import KernelResult, Status
 from benchmarks.kernels.suite import build_report, default_jobs, pair_solutions, run_pairs, solutions_dir
 from benchmarks.kernels.tasks import load_tasks
 from sandboxes.errors import UserError

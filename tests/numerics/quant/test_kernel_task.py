@@ -6,8 +6,8 @@ import uuid
 
 import torch
 
-from benchmarks.kernels.harness import EvalConfig, evaluate_file
-from benchmarks.kernels.result import Status
+from benchmarks.kernels.verifier.harness import EvalConfig, evaluate_file
+from benchmarks.kernels.verifier.result import Status
 from benchmarks.kernels.tasks import BUILTIN_ROOT, load_task
 from numerics.quant.rtn import fake_quantise, quantise_codes
 from sandboxes.targets.cache import BuildCache, default_cache_root

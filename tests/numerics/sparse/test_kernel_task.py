@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from agents.cli.bench_spmv import macko_task_variant
-from benchmarks.kernels.harness import EvalConfig, evaluate_file
-from benchmarks.kernels.result import Status
+from benchmarks.kernels.verifier.harness import EvalConfig, evaluate_file
+from benchmarks.kernels.verifier.result import Status
 from benchmarks.kernels.tasks import BUILTIN_ROOT, load_task
 from numerics.sparse.macko import compress
 from sandboxes.targets.cache import BuildCache, default_cache_root

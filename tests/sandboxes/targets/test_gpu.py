@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.kernels.harness import EvalConfig, evaluate
-from benchmarks.kernels.result import Status
+from benchmarks.kernels.verifier.harness import EvalConfig, evaluate
+from benchmarks.kernels.verifier.result import Status
 from benchmarks.kernels.suite import SOLUTIONS_ROOT
 from benchmarks.kernels.tasks import load_task, load_tasks
 from sandboxes.targets.base import ExtensionSpec, TimingMode

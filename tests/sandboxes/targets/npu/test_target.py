@@ -2,9 +2,9 @@
 
 import pytest
 
-from benchmarks.kernels.harness import evaluate
-from benchmarks.kernels.result import Status
-from benchmarks.kernels.runner.launch import EvalConfig
+from benchmarks.kernels.verifier.harness import evaluate
+from benchmarks.kernels.verifier.result import Status
+from benchmarks.kernels.verifier.runner.launch import EvalConfig
 from benchmarks.kernels.tasks import load_task
 from sandboxes.select import get_sandbox
 from sandboxes.targets.base import TimingMode

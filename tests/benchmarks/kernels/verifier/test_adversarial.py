@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from benchmarks.kernels.harness import evaluate
-from benchmarks.kernels.runner.persistent import VerifierPool
-from benchmarks.kernels.static_checks import check_solution
+from benchmarks.kernels.verifier.harness import evaluate
+from benchmarks.kernels.verifier.runner.persistent import VerifierPool
+from benchmarks.kernels.verifier.static_checks import check_solution
 from benchmarks.kernels.suite import SOLUTIONS_ROOT
 
 FILES = sorted((SOLUTIONS_ROOT / "adversarial").glob("*.py"))

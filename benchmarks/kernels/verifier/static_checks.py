@@ -6,7 +6,7 @@ import ast
 from functools import partial
 from typing import Sequence
 
-from benchmarks.kernels.static_rules import ALLOWED_IMPORTS, DEFAULT_RULES, imports_rule
+from benchmarks.kernels.verifier.static_rules import ALLOWED_IMPORTS, DEFAULT_RULES, imports_rule
 from sandboxes.targets.base import StaticRule, Target, Violation
 
 MAX_REPORTED = 6

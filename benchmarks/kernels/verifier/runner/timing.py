@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from benchmarks.kernels.runner.compare import mismatch, tolerance
-from benchmarks.kernels.runner.verdict import Verdict
+from benchmarks.kernels.verifier.runner.compare import mismatch, tolerance
+from benchmarks.kernels.verifier.runner.verdict import Verdict
 
 if TYPE_CHECKING:
-    from benchmarks.kernels.runner.trusted import Runner, WorkerHandle
+    from benchmarks.kernels.verifier.runner.trusted import Runner, WorkerHandle
 
 _perf_counter = time.perf_counter
 INPUT_SETS = 2

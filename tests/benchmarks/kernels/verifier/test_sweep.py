@@ -6,7 +6,7 @@ import sys
 
 SCRIPT = r'''
 import json, os, time
-from benchmarks.kernels.runner import sweep
+from benchmarks.kernels.verifier.runner import sweep
 from sandboxes import linux
 
 linux.set_child_subreaper()

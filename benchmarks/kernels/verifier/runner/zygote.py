@@ -15,9 +15,9 @@ import json
 import os
 import socket
 
-from benchmarks.kernels.runner.protocol import Channel
-from benchmarks.kernels.runner.trusted import WorkerHandle, redirect_output
-from benchmarks.kernels.runner.worker import run_worker
+from benchmarks.kernels.verifier.runner.protocol import Channel
+from benchmarks.kernels.verifier.runner.trusted import WorkerHandle, redirect_output
+from benchmarks.kernels.verifier.runner.worker import run_worker
 
 MESSAGE_BYTES = 4096
 

@@ -2,8 +2,8 @@
 
 import json
 
-from benchmarks.kernels.runner.launch import EvalConfig, parse_verdict
-from benchmarks.kernels.runner.signing import sign
+from benchmarks.kernels.verifier.runner.launch import EvalConfig, parse_verdict
+from benchmarks.kernels.verifier.runner.signing import sign
 from sandboxes.base import RunResult
 
 

@@ -1,6 +1,6 @@
 """Host side of the persistent trusted runner: one long-lived sandboxed server verifies many candidates.
 
-:class:`PersistentRunner` holds one server (:mod:`benchmarks.kernels.runner.server`) started with
+:class:`PersistentRunner` holds one server (:mod:`benchmarks.kernels.verifier.runner.server`) started with
 ``Sandbox.spawn`` and sends it one request per candidate, each with a fresh nonce; the answer is
 checked exactly like the one-shot runner's (:func:`launch.parse_verdict`). The wall limit
 (``EvalConfig.timeout_s``) applies per request. A server that dies, hangs, runs out of memory, finds
@@ -20,13 +20,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from benchmarks.kernels.runner.launch import (EvalConfig, RunnerOutcome, parse_verdict, runner_config,
+from benchmarks.kernels.verifier.runner.launch import (EvalConfig, RunnerOutcome, parse_verdict, runner_config,
                                               runner_environment, runner_outcome, signed_payload)
 from sandboxes.base import RunResult, Sandbox
 from sandboxes.process import ProcessExited, SandboxProcess
 from sandboxes.targets.base import RunnerSettings
 
-SERVER_ARGV = ("-P", "-m", "benchmarks.kernels.runner.server")
+SERVER_ARGV = ("-P", "-m", "benchmarks.kernels.verifier.runner.server")
 START_TIMEOUT_S = 180.0
 READY_TIMEOUT_S = 30.0
 MAX_REQUESTS = 200

@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from benchmarks.kernels.runner.protocol import Channel, ChannelClosed, ChannelTimeout
+from benchmarks.kernels.verifier.runner.protocol import Channel, ChannelClosed, ChannelTimeout
 
 
 def pair():

@@ -2,8 +2,8 @@
 
 import pytest
 
-from benchmarks.kernels.harness import evaluate
-from benchmarks.kernels.result import Status
+from benchmarks.kernels.verifier.harness import evaluate
+from benchmarks.kernels.verifier.result import Status
 
 KERNEL = r'''
 import torch

@@ -1,6 +1,6 @@
 """KernelResult rows."""
 
-from benchmarks.kernels.result import KernelResult, Status
+from benchmarks.kernels.verifier.result import KernelResult, Status
 
 
 def test_speedup_only_for_correct_timed_results():

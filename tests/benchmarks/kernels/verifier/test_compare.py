@@ -4,7 +4,7 @@ import types
 
 import torch
 
-from benchmarks.kernels.runner.compare import mismatch, tolerance
+from benchmarks.kernels.verifier.runner.compare import mismatch, tolerance
 
 
 def test_tolerance_by_dtype_and_task_override():

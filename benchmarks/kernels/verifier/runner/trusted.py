@@ -1,6 +1,6 @@
 """The trusted runner: computes the reference, drives the workers, compares outputs, keeps the clock.
 
-Runs as the sandbox command (``python -m benchmarks.kernels.runner.trusted``) in a work dir holding
+Runs as the sandbox command (``python -m benchmarks.kernels.verifier.runner.trusted``) in a work dir holding
 ``task.py``, ``solution.py``, ``config.json`` and ``nonce``. It never imports the solution: the
 solution runs in a child worker, and only JSON replies and ``weights_only`` tensor files come back.
 The verdict is printed as ``AKRESULT <hmac> <json>``, signed with the nonce that this process reads
@@ -23,12 +23,12 @@ from typing import Any
 
 import torch
 
-from benchmarks.kernels.runner.compare import mismatch, tolerance
-from benchmarks.kernels.runner.protocol import Channel, ChannelClosed, ChannelTimeout
-from benchmarks.kernels.runner.signing import sign
-from benchmarks.kernels.runner.timing import TimingLoop, simulated_timing
-from benchmarks.kernels.runner.verdict import Verdict
-from benchmarks.kernels.runner.worker import load_module, run_worker
+from benchmarks.kernels.verifier.runner.compare import mismatch, tolerance
+from benchmarks.kernels.verifier.runner.protocol import Channel, ChannelClosed, ChannelTimeout
+from benchmarks.kernels.verifier.runner.signing import sign
+from benchmarks.kernels.verifier.runner.timing import TimingLoop, simulated_timing
+from benchmarks.kernels.verifier.runner.verdict import Verdict
+from benchmarks.kernels.verifier.runner.worker import load_module, run_worker
 from sandboxes import linux
 
 _perf_counter = time.perf_counter

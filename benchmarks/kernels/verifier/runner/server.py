@@ -1,21 +1,21 @@
 """The persistent trusted runner: imports torch once, then evaluates one candidate per request.
 
-Runs as ``python -P -m benchmarks.kernels.runner.server [MODULE ...]`` in a sandbox started with
+Runs as ``python -P -m benchmarks.kernels.verifier.runner.server [MODULE ...]`` in a sandbox started with
 ``Sandbox.spawn`` (``-P``: the writable work dir is never on ``sys.path``; the modules, the target's
 hooks, are imported before the fork server starts, so no worker imports them again). It prints
 ``AKREADY``, then reads one JSON request per line on stdin (``id``, ``nonce``, ``task``, ``solution``,
 ``config``) and answers each with one ``AKRESULT <hmac> <json>`` line signed with that request's nonce,
-exactly as the one-shot runner (:mod:`benchmarks.kernels.runner.trusted`) does, followed by
+exactly as the one-shot runner (:mod:`benchmarks.kernels.verifier.runner.trusted`) does, followed by
 ``AKREADY`` when it can take another.
 
 Why a worker never holds a nonce: workers (the only processes running untrusted code) are forked by
-the fork server (:mod:`benchmarks.kernels.runner.zygote`), which this process starts before it reads
+the fork server (:mod:`benchmarks.kernels.verifier.runner.zygote`), which this process starts before it reads
 its first request and which never receives a nonce; its stdin is /dev/null. This process clears its
 dumpable flag, so other processes of the sandbox user cannot read its memory or open its pipes
 through /proc (a sandbox that runs as root in its user namespace, the ``unshare`` fallback, does not
 get that protection).
 
-Between requests (:mod:`benchmarks.kernels.runner.sweep`) every descendant but the fork server is
+Between requests (:mod:`benchmarks.kernels.verifier.runner.sweep`) every descendant but the fork server is
 killed, until none is left, and the work dir, /tmp and /dev/shm are emptied; the verdict is written
 only after that. When the sandbox cannot be made clean again, or the fork server died, the server
 exits after the verdict and the host starts a new one. When the fork server is gone before a
@@ -34,9 +34,9 @@ from typing import Any
 
 import torch
 
-from benchmarks.kernels.runner.sweep import sweep
-from benchmarks.kernels.runner.trusted import evaluate_with, signed_line
-from benchmarks.kernels.runner.zygote import ForkServer, ZygoteGone
+from benchmarks.kernels.verifier.runner.sweep import sweep
+from benchmarks.kernels.verifier.runner.trusted import evaluate_with, signed_line
+from benchmarks.kernels.verifier.runner.zygote import ForkServer, ZygoteGone
 from sandboxes import linux
 
 ROLES = ("solution", "reference")

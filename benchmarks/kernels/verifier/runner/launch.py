@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchmarks.kernels.runner.signing import sign
+from benchmarks.kernels.verifier.runner.signing import sign
 from sandboxes.base import Limits, RunResult, Sandbox
 from sandboxes.settings import Config
 from sandboxes.targets.base import ExtensionSpec, RunnerSettings
@@ -88,7 +88,7 @@ def run_trusted(task_source: str, solution_source: str, settings: RunnerSettings
     files = {"task.py": task_source.encode(), "solution.py": solution_source.encode(),
              "config.json": json.dumps(runner_config(settings, cache_dir, config)).encode(), "nonce": nonce.encode()}
     env, limits = runner_environment(settings, cache_dir, config)
-    run = sandbox.run([sys.executable, "-m", "benchmarks.kernels.runner.trusted"], files=files, env=env, limits=limits)
+    run = sandbox.run([sys.executable, "-m", "benchmarks.kernels.verifier.runner.trusted"], files=files, env=env, limits=limits)
     return runner_outcome(parse_verdict(run, nonce, config))
 
 

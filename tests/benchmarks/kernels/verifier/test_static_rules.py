@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.kernels import static_rules as rules
+from benchmarks.kernels.verifier import static_rules as rules
 from benchmarks.kernels.suite import SOLUTIONS_ROOT
 
 HONEST = '''

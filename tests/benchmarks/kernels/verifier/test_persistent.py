@@ -5,8 +5,8 @@ Runtime defences are tested with the static checks off (they would refuse these 
 
 import pytest
 
-from benchmarks.kernels.harness import evaluate
-from benchmarks.kernels.runner.persistent import PersistentRunner, VerifierPool
+from benchmarks.kernels.verifier.harness import evaluate
+from benchmarks.kernels.verifier.runner.persistent import PersistentRunner, VerifierPool
 from benchmarks.kernels.suite import solutions_dir
 
 GOOD = '''
@@ -185,7 +185,7 @@ def test_a_good_solution_gets_the_same_verdict_in_both_modes(sandbox):
     from benchmarks.kernels.tasks import load_tasks
     from sandboxes.targets.npu.target import NpuTarget
 
-    from benchmarks.kernels.harness import EvalConfig
+    from benchmarks.kernels.verifier.harness import EvalConfig
 
     target = NpuTarget()
     task = load_tasks("builtin:L1:add")[0]

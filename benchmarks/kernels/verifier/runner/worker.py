@@ -18,7 +18,7 @@ from typing import Any
 
 import torch
 
-from benchmarks.kernels.runner.protocol import Channel, ChannelClosed
+from benchmarks.kernels.verifier.runner.protocol import Channel, ChannelClosed
 from sandboxes.targets import native
 
 _perf_counter = time.perf_counter

@@ -1,6 +1,6 @@
 """Stage 1 driver: syntax, interface, target rules and allowed modules."""
 
-from benchmarks.kernels.static_checks import check_solution, format_violations
+from benchmarks.kernels.verifier.static_checks import check_solution, format_violations
 from sandboxes.targets.base import Violation
 from sandboxes.targets.cpu import CpuTarget
 

@@ -4,7 +4,7 @@ import types
 
 import pytest
 
-from benchmarks.kernels.prebuild import predicted_specs
+from benchmarks.kernels.verifier.prebuild import predicted_specs
 from benchmarks.kernels.suite import SOLUTIONS_ROOT
 from sandboxes.targets import native
 

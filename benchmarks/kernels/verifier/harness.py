@@ -11,11 +11,11 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from benchmarks.kernels.prebuild import predicted_specs
-from benchmarks.kernels.result import KernelResult, Status
-from benchmarks.kernels.runner.launch import EvalConfig, RunnerOutcome, run_trusted
-from benchmarks.kernels.runner.persistent import TrustedRunner
-from benchmarks.kernels.static_checks import check_solution, format_violations
+from benchmarks.kernels.verifier.prebuild import predicted_specs
+from benchmarks.kernels.verifier.result import KernelResult, Status
+from benchmarks.kernels.verifier.runner.launch import EvalConfig, RunnerOutcome, run_trusted
+from benchmarks.kernels.verifier.runner.persistent import TrustedRunner
+from benchmarks.kernels.verifier.static_checks import check_solution, format_violations
 from benchmarks.kernels.tasks import KernelTask
 from sandboxes.base import Sandbox
 from sandboxes.errors import UserError

@@ -2,7 +2,7 @@
 
 import types
 
-from benchmarks.kernels.runner.timing import TimingLoop, _iqr
+from benchmarks.kernels.verifier.runner.timing import TimingLoop, _iqr
 
 
 def loop_with(solution, reference):
@@ -43,7 +43,7 @@ def simulated_runner():
 
 
 def test_simulated_timing_uses_the_checked_trials_and_the_runner_side_baseline():
-    from benchmarks.kernels.runner.timing import simulated_timing
+    from benchmarks.kernels.verifier.runner.timing import simulated_timing
 
     trials = [{"runtime_ms": 2.0, "cycles": 200, "bottleneck": "VEC"}] * 4 + [{"runtime_ms": 4.0, "cycles": 400}]
     fields = simulated_timing(simulated_runner(), trials)
@@ -54,8 +54,8 @@ def test_simulated_timing_uses_the_checked_trials_and_the_runner_side_baseline()
 def test_simulated_timing_without_runtime_is_a_crash():
     import pytest
 
-    from benchmarks.kernels.runner.timing import simulated_timing
-    from benchmarks.kernels.runner.verdict import Verdict
+    from benchmarks.kernels.verifier.runner.timing import simulated_timing
+    from benchmarks.kernels.verifier.runner.verdict import Verdict
 
     with pytest.raises(Verdict, match="returned no runtime_ms"):
         simulated_timing(simulated_runner(), [{"runtime_ms": 1.0}, None])
