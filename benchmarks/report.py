@@ -16,6 +16,8 @@ class Report:
     summary: dict[str, Any] = field(default_factory=dict)
     rows: list[dict[str, Any]] = field(default_factory=list)
     title: str = ""
+    columns: list[str] | None = None
+    """The row keys a terminal table shows, in order (None: all); the report files always hold every key."""
 
     def to_dict(self) -> dict[str, Any]:
         return {"summary": _jsonable(self.summary), "rows": _jsonable(self.rows)}

@@ -1,25 +1,20 @@
-"""`agent bench drc`, `agent bench drc-speed` and `agent run splittester`."""
+"""`agent bench drc` and `agent bench drc-speed`: DRC decks scored on the Rule2DRC suite, and the runner's speed."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import sys
 from typing import Annotated, Optional
 
 import typer
 
-from agents.cli.common import JsonOption, emit_report, with_run_options
-from agents.cli.groups import bench_app, run_app
-from agents.runtime.config import load_config
-from agents.runtime.launch import RunOptions, launch
-from agents.runtime.registry import register_lazy
-from agents.splittester.config import SplitTesterConfig
-from benchmarks.drc.harness import bench_report, load_decks, speed_report
+from agents.cli.common import run_benchmark
+from agents.cli.groups import bench_app
+from agents.cli.output import Output, with_output
+from agents.runtime.run import Run
+from benchmarks.drc.harness import bench_report, load_decks, speed_report, stray_decks
+from benchmarks.report import Report
 from benchmarks.drc.suite import load_suite, select_tasks
 from tools.drc.runner import DrcRunner
-
-AGENT = "splittester"
-execute = register_lazy(AGENT, "agents.splittester.agent:execute")
-
 
 TasksOption = Annotated[str, typer.Option(
     "--tasks", help="builtin (all 120 tasks), builtin:N (a seeded subset), or comma-separated task ids/families.")]
@@ -34,40 +29,39 @@ def _runner(sandbox: str | None) -> DrcRunner:
 
 
 @bench_app.command("drc")
+@with_output
 def bench_drc(tasks: TasksOption = "builtin",
               decks: Annotated[str, typer.Option("--decks", help="gold, or a directory of <task id>.drc decks.")] = "gold",
-              sandbox: SandboxOption = None, json_path: JsonOption = None) -> None:
-    """Score DRC decks on the Rule2DRC suite: success needs every layout to run, no unknown category, F1 = 1."""
-    chosen = select_tasks(load_suite(), tasks)
-    emit_report(bench_report(chosen, load_decks(chosen, decks), _runner(sandbox), decks), json_path)
+              sandbox: SandboxOption = None, *, output: Output) -> None:
+    """Score DRC decks on the Rule2DRC suite: success needs every layout to run, no unknown category, F1 = 1.
+
+    A deck whose file name matches no task of the suite is named on stderr and in the summary."""
+    suite = load_suite()
+    chosen = select_tasks(suite, tasks)
+    found, strays = load_decks(chosen, decks), stray_decks(decks, suite)
+    if strays:
+        print(f"warning: {len(strays)} deck(s) in {decks} match no task and were not scored: {', '.join(strays)}",
+              file=sys.stderr)
+
+    def measure(run: Run) -> Report:
+        report = bench_report(chosen, found, _runner(sandbox), decks)
+        if strays:
+            report.summary["decks_matching_no_task"] = strays
+        return report
+
+    run, report = run_benchmark("bench-drc", {"tasks": tasks, "decks": decks, "sandbox": sandbox}, measure)
+    output.report(report, run)
 
 
 @bench_app.command("drc-speed")
+@with_output
 def bench_drc_speed(task: Annotated[str, typer.Option(help="Task id whose gold deck is timed.")] = "width_space_area-00",
                     layouts: Annotated[int, typer.Option(help="Layouts in the batch run.")] = 200,
                     single: Annotated[int, typer.Option(help="Layouts run one klayout process each.")] = 10,
-                    sandbox: SandboxOption = None, json_path: JsonOption = None) -> None:
+                    sandbox: SandboxOption = None, *, output: Output) -> None:
     """Layouts per second for one deck: the batch runner against one klayout process per layout."""
     chosen = select_tasks(load_suite(), task)[0]
-    emit_report(speed_report(chosen, _runner(sandbox), layouts, single), json_path)
-
-
-@run_app.command("splittester")
-@with_run_options
-def run_splittester(
-    tasks: Annotated[Optional[str], typer.Option(help="builtin, builtin:N, or task ids/families.")] = None,
-    n: Annotated[Optional[int], typer.Option("--n", help="Candidate decks per task.")] = None,
-    rounds: Annotated[Optional[int], typer.Option(help="Split rounds per task.")] = None,
-    test_layouts: Annotated[Optional[int], typer.Option(help="Layouts asked of the first test script.")] = None,
-    reference: Annotated[Optional[bool], typer.Option("--reference/--no-reference",
-                                                      help="Include the DRC reference digest.")] = None,
-    seed: Annotated[Optional[int], typer.Option(help="Seed of random choices.")] = None,
-    sandbox: SandboxOption = None,
-    *, options: RunOptions, json_path: Optional[Path]) -> None:
-    """Synthesize N DRC decks per task and pick one with every selector; pass@1, BoN success, rates, cost."""
-    flags = {"tasks": tasks, "n": n, "rounds": rounds, "test_layouts": test_layouts, "reference": reference,
-             "seed": seed, "sandbox": sandbox}
-    config = load_config(SplitTesterConfig, "splittester", flags)
-    select_tasks(load_suite(), config.tasks)
-    run, report = launch(AGENT, config, options, execute)
-    emit_report(report, json_path, run)
+    run, report = run_benchmark("bench-drc-speed", {"task": task, "layouts": layouts, "single": single,
+                                                    "sandbox": sandbox},
+                                lambda run: speed_report(chosen, _runner(sandbox), layouts, single))
+    output.report(report, run)

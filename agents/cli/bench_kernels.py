@@ -17,13 +17,14 @@ from sandboxes.errors import UserError
 from sandboxes.targets.base import Target
 from sandboxes.targets.registry import TARGETS, get_target
 
-from agents.cli.common import JsonOption, emit_report
 from agents.cli.groups import bench_app
+from agents.cli.output import Output, with_output
 from agents.runtime.progress import Progress
 from agents.runtime.run import Run
 
 
 @bench_app.command("kernels")
+@with_output
 def bench_kernels(
     target: Annotated[str, typer.Option(help=f"One of {', '.join(TARGETS)}.")] = "cpu",
     tasks: Annotated[str, typer.Option(help="builtin, builtin:L1, builtin:L1:relu,soft*, a KernelBench folder "
@@ -42,7 +43,7 @@ def bench_kernels(
     persistent: Annotated[bool, typer.Option(help="Verify through long-lived trusted runners (one per job) "
                                                   "instead of a fresh sandboxed runner per solution.")]
     = False,
-    json_path: JsonOption = None,
+    *, output: Output,
 ) -> None:
     """Verify and time kernel solutions; rows task, status, correct, reason, speedup, runtime_ms, reference_ms."""
     from sandboxes.select import get_sandbox
@@ -65,7 +66,7 @@ def bench_kernels(
             report = _evaluate_all(pairs, missing, chosen, box, config, jobs, run, f"{solutions} on {target}",
                                    pool if persistent else None)
         run.write_report(report)
-    emit_report(report, json_path, run)
+    output.report(report, run)
 
 
 def _evaluate_all(pairs, missing, target: Target, box, config: EvalConfig, jobs: int, run: Run, title: str,

@@ -9,37 +9,38 @@ import typer
 
 from benchmarks.report import Report
 
-from agents.cli.common import JsonOption, emit_report
+from agents.cli.common import run_benchmark
 from agents.cli.groups import bench_app
-from agents.runtime.run import Run
+from agents.cli.output import Output, with_output
 
 
 def _bench(name: str, config: dict, check: Callable[[Path], tuple[dict, list[dict]]], title: str,
-           json_path: Optional[Path]) -> Report:
+           output: Output) -> None:
     """Run one check inside a run directory; plots land in its artifacts."""
-    run = Run.create(name, config)
-    with run.active():
+    def measure(run) -> Report:
         summary, rows = check(run.artifacts)
-        report = Report(summary=summary, rows=rows, title=title)
-        run.write_report(report)
-    emit_report(report, json_path, run)
-    return report
+        return Report(summary=summary, rows=rows, title=title)
+
+    run, report = run_benchmark(name, config, measure)
+    output.report(report, run)
 
 
 @bench_app.command("bred")
+@with_output
 def bench_bred(quick: Annotated[bool, typer.Option(help="Shorter runs (the test-suite setting).")] = False,
-               json_path: JsonOption = None) -> None:
+               *, output: Output) -> None:
     """BRED/BRED-M against DSGD and Exact Diffusion: exactness, attacks, spectral gap."""
     from numerics.decentralized.checks import run_checks
 
     _bench("bench-bred", {"quick": quick}, lambda out: run_checks(out, quick=quick),
-           "BRED checks (heterogeneous least squares and logistic regression)", json_path)
+           "BRED checks (heterogeneous least squares and logistic regression)", output)
 
 
 @bench_app.command("sae-l0")
+@with_output
 def bench_sae_l0(k_max: Annotated[int, typer.Option(help="Sweep k = 1..k_max.")] = 25,
                  steps: Annotated[int, typer.Option(help="Training steps per SAE.")] = 1500,
-                 json_path: JsonOption = None) -> None:
+                 *, output: Output) -> None:
     """Sweep BatchTopK k on the correlated toy model; the proxy's L0 against the true L0."""
     import torch
 
@@ -50,10 +51,11 @@ def bench_sae_l0(k_max: Annotated[int, typer.Option(help="Sweep k = 1..k_max.")]
            lambda out: toy_l0_check(out, ks=range(1, k_max + 1), steps=steps,
                                     on_point=lambda p: print(f"k={p.k}: projection {p.projection:.4f}, "
                                                              f"recovery {p.recovery:.3f}", flush=True)),
-           "SAE L0 selection on the toy model (50 correlated features in 100 dims)", json_path)
+           "SAE L0 selection on the toy model (50 correlated features in 100 dims)", output)
 
 
 @bench_app.command("graph-align")
+@with_output
 def bench_graph_align(models: Annotated[str, typer.Option(help="Comma-separated GNNs: gat, gin, gcn.")] = "gat,gin,gcn",
                       noises: Annotated[str, typer.Option(help="Comma-separated noise levels.")] = "0,0.04,0.1,0.2,0.3",
                       nodes: Annotated[int, typer.Option(help="Nodes per graph.")] = 100,
@@ -62,7 +64,7 @@ def bench_graph_align(models: Annotated[str, typer.Option(help="Comma-separated 
                       test_pairs: Annotated[int, typer.Option(help="Test pairs per noise level.")] = 5,
                       graph: Annotated[str, typer.Option(help="er, or a networkx graph: karate, les_miserables, "
                                                               "florentine, davis.")] = "er",
-                      json_path: JsonOption = None) -> None:
+                      *, output: Output) -> None:
     """Rank siamese GNNs (and the Laplacian baseline) by Hungarian accuracy across noise levels."""
     import torch
 
@@ -73,12 +75,13 @@ def bench_graph_align(models: Annotated[str, typer.Option(help="Comma-separated 
                          noises=tuple(float(x) for x in noises.split(",")), nodes=nodes, degree=degree,
                          train_steps=train_steps, test_pairs=test_pairs, graph=graph)
     _bench("bench-graph-align", config.__dict__, lambda out: run_suite(config),
-           f"Graph alignment ({graph}, {nodes} nodes, degree {degree})", json_path)
+           f"Graph alignment ({graph}, {nodes} nodes, degree {degree})", output)
 
 
 @bench_app.command("sigs")
+@with_output
 def bench_sigs(cases: Annotated[Optional[str], typer.Option(help="Comma-separated case names (default: all).")] = None,
-               json_path: JsonOption = None) -> None:
+               *, output: Output) -> None:
     """Symbolic PDE solving: exact recovery of heat, wave, advection, Burgers and a coupled system."""
     from numerics.symbolic.checks import run_checks
 
@@ -87,4 +90,4 @@ def bench_sigs(cases: Annotated[Optional[str], typer.Option(help="Comma-separate
            lambda out: run_checks(names, on_row=lambda r: print(f"{r['case']}: exact={r['exact']} "
                                                                 f"residual={r['residual']:.2e} ({r['seconds']} s)",
                                                                 flush=True)),
-           "SIGS: closed-form PDE solutions", json_path)
+           "SIGS: closed-form PDE solutions", output)

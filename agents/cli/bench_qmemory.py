@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
-from agents.cli.common import emit_report
+from agents.cli.common import run_benchmark
 from agents.cli.groups import bench_app
+from agents.cli.output import Output, with_output
 
 
 @bench_app.command("qmemory")
+@with_output
 def bench_qmemory(entries: Annotated[int, typer.Option(help="Memory entries to fill.")] = 100_000,
                   queries: Annotated[int, typer.Option(help="Timed retrievals per index and condition.")] = 200,
                   load: Annotated[bool, typer.Option(
@@ -22,8 +23,7 @@ def bench_qmemory(entries: Annotated[int, typer.Option(help="Memory entries to f
                   query_words: Annotated[str, typer.Option(help="Words per query, MIN-MAX.")] = "12-39",
                   dim: Annotated[int, typer.Option(
                       help="Hash buckets of the TF-IDF embedding (more buckets: sparser vectors).")] = 256,
-                  json_path: Annotated[Optional[Path], typer.Option("--json", help="Write the report here.")] = None
-                  ) -> None:
+                  *, output: Output) -> None:
     """Full retrievals (embed, recall, Q lookup, epsilon-greedy, fetch): p50/p95 per query of the postings
     index and of the brute-force dense product it replaced, side by side, with no added load and (--load)
     beside one busy process."""
@@ -31,9 +31,12 @@ def bench_qmemory(entries: Annotated[int, typer.Option(help="Memory entries to f
     from memory.qmemory.bench import run_retrieval_benchmark
 
     config = QMemoryConfig(embedding="hashed-tfidf", embedding_dim=dim)
-    report = run_retrieval_benchmark(entries, queries, load=load, words=_word_range(words, "--words"),
-                                     query_words=_word_range(query_words, "--query-words"), config=config)
-    emit_report(report, json_path)
+    word_range, query_range = _word_range(words, "--words"), _word_range(query_words, "--query-words")
+    settings = {"entries": entries, "queries": queries, "load": load, "words": words, "query_words": query_words,
+                "dim": dim}
+    run, report = run_benchmark("bench-qmemory", settings, lambda run: run_retrieval_benchmark(
+        entries, queries, load=load, words=word_range, query_words=query_range, config=config))
+    output.report(report, run)
 
 
 def _word_range(text: str, option: str) -> tuple[int, int]:

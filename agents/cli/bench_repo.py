@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from agents.cli.common import emit_report, with_run_options
+from agents.cli.common import with_run_options
 from agents.cli.groups import bench_app
+from agents.cli.output import Output
 from agents.rpg.config import BenchRepoConfig
 from agents.runtime.config import load_config
 from agents.runtime.launch import RunOptions, launch
-from agents.runtime.registry import register_lazy
+from agents.runtime.registry import register_agent
 
-execute = register_lazy("bench-repo", "agents.rpg.bench:execute")
+register_agent("bench-repo", "agents.rpg.bench:execute")
 
 
 @bench_app.command("repo")
@@ -28,12 +28,12 @@ def bench_repo(
         mirrors: Annotated[Optional[str], typer.Option("--repos", help="Folder of local repositories.")] = None,
         allow_clone: Annotated[bool, typer.Option("--allow-clone", help="Clone from GitHub if needed.")] = False,
         export: Annotated[Optional[str], typer.Option("--export", help="Write SWE-bench predictions JSONL.")] = None,
-        *, options: RunOptions, json_path: Optional[Path]) -> None:
+        *, options: RunOptions, output: Output) -> None:
     """Localisation accuracy (Acc@k, recall, NDCG at file/module/function level) of a localiser."""
     bench = {k: v for k, v in {"workers": workers, "mirrors": mirrors, "allow_clone": allow_clone or None}.items()
              if v is not None}
     config = load_config(BenchRepoConfig, "bench_repo", {"instances": instances, "localizer": localizer,
                                                           "exclude": exclude, "limit": limit, "export": export})
     config.bench = config.bench.model_copy(update=bench)
-    run, report = launch("bench-repo", config, options, execute)
-    emit_report(report, json_path, run)
+    run, report = launch("bench-repo", config, options)
+    output.report(report, run)

@@ -12,8 +12,9 @@ import typer
 from benchmarks.report import Report
 from sandboxes.errors import UserError
 
-from agents.cli.common import JsonOption, emit_report
+from agents.cli.common import run_benchmark
 from agents.cli.groups import bench_app
+from agents.cli.output import Output, with_output
 from agents.rpg.perf import measure
 
 DEFAULT_PACKAGE = "networkx"
@@ -28,14 +29,20 @@ def default_code_base() -> Path:
 
 
 @bench_app.command("rpg")
+@with_output
 def bench_rpg(path: Annotated[Optional[Path], typer.Option("--path", help="Python code base (default: networkx).")] = None,
               queries: Annotated[int, typer.Option("--queries", help="search_node queries to time.")] = 100,
-              json_path: JsonOption = None) -> None:
+              *, output: Output) -> None:
     """Full offline build (lines/s), incremental update after a one-file change (fraction of the full
     build, checked equal to a rebuild) and search_node latency, measured side by side."""
     source = (path or default_code_base()).resolve()
     if not source.is_dir():
         raise UserError(f"not a directory: {source}")
-    with tempfile.TemporaryDirectory(prefix="rpg-bench-") as scratch:
-        summary, rows = measure(source, Path(scratch), queries=queries)
-    emit_report(Report(summary=summary, rows=rows, title="RPG encoder performance"), json_path)
+
+    def bench(run) -> Report:
+        with tempfile.TemporaryDirectory(prefix="rpg-bench-") as scratch:
+            summary, rows = measure(source, Path(scratch), queries=queries)
+        return Report(summary=summary, rows=rows, title="RPG encoder performance")
+
+    run, report = run_benchmark("bench-rpg", {"path": str(source), "queries": queries}, bench)
+    output.report(report, run)

@@ -46,7 +46,8 @@ def _print_threads() -> None:
     from benchmarks.report import Report
 
     from agents.chat.threads import thread_rows
-    from agents.cli.common import make_console, rows_table
+    from agents.cli.output import make_console
+    from agents.cli.tables import rows_table
 
     rows = thread_rows()
     console = make_console()

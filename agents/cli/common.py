@@ -1,17 +1,15 @@
-"""What every `agent run`/`agent bench` command shares: run options, the --json flag and report output."""
+"""What every `agent run`/`agent bench` command shares: the run options and benchmarks inside a run directory."""
 
 from __future__ import annotations
 
-import functools
-import inspect
-import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional
 
 import typer
+from pydantic import BaseModel
 
 from benchmarks.report import Report
 
+from agents.cli.output import add_options, with_output
 from agents.runtime.config import load_config
 from agents.runtime.launch import RunOptions
 
@@ -29,96 +27,47 @@ RecordOption = Annotated[Optional[str], typer.Option(
 CacheOption = Annotated[Optional[bool], typer.Option(
     "--cache/--no-cache", help="Answer repeated requests from the on-disk response cache.")]
 MaxCostOption = Annotated[Optional[float], typer.Option(
-    "--max-cost-usd", help="Stop cleanly once this many US dollars are spent.")]
+    "--max-cost-usd", min=0, help="Stop cleanly once this many US dollars are spent (exit code 3).")]
 MaxTokensOption = Annotated[Optional[int], typer.Option(
-    "--max-tokens", help="Stop cleanly once this many tokens are used.")]
+    "--max-tokens", min=0, help="Stop cleanly once this many tokens are used (exit code 3).")]
 MaxCallsOption = Annotated[Optional[int], typer.Option(
-    "--max-calls", help="Stop cleanly once this many model calls were made.")]
-JsonOption = Annotated[Optional[Path], typer.Option(
-    "--json", help="Also write the report as JSON {summary, rows} to this file.")]
-
-PIPE_WIDTH = 200
+    "--max-calls", min=0, help="Stop cleanly once this many model calls were made (exit code 3).")]
 
 RUN_FLAGS = {"model": ModelOption, "api_base": ApiBaseOption, "record": RecordOption, "cache": CacheOption,
              "max_cost_usd": MaxCostOption, "max_tokens": MaxTokensOption, "max_calls": MaxCallsOption}
 
 
 def with_run_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """Give a command the shared flags; it receives ``options: RunOptions`` and ``json_path``.
+    """Give a command the shared run flags and ``--json``/``--json-out``; it receives ``options: RunOptions``
+    and ``output``.
 
     ``options`` is filled from the flags, then ``AGENT_*`` variables, then ``[run]`` in agentkiln.toml.
     """
-    own = [p for p in inspect.signature(command, eval_str=True).parameters.values()
-           if p.name not in ("options", "json_path")]
-    added = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=annotation)
-             for name, annotation in {**RUN_FLAGS, "json_path": JsonOption}.items()]
+    def build(flags: dict[str, Any]) -> dict[str, Any]:
+        return {"options": load_config(RunOptions, "run", flags, env_prefix="AGENT_")}
 
-    @functools.wraps(command)
-    def wrapper(**kwargs: Any) -> Any:
-        flags = {name: kwargs.pop(name) for name in RUN_FLAGS}
-        json_path = kwargs.pop("json_path")
-        options = load_config(RunOptions, "run", flags, env_prefix="AGENT_")
-        return command(**kwargs, options=options, json_path=json_path)
-
-    signature = inspect.Signature(own + added)
-    wrapper.__signature__ = signature  # type: ignore[attr-defined]
-    wrapper.__annotations__ = {p.name: p.annotation for p in signature.parameters.values()}
-    return wrapper
+    flags = {name: (annotation, None) for name, annotation in RUN_FLAGS.items()}
+    return with_output(add_options(command, flags, ("options",), build))
 
 
-def make_console() -> Any:
-    """A rich console on stdout: terminal width on a terminal, wide enough for whole tables otherwise."""
-    from rich.console import Console
+def run_benchmark(name: str, config: BaseModel | dict[str, Any], measure: Callable[["Run"], Report]) -> tuple["Run", Report]:
+    """Make ``runs/<id>/`` for a benchmark, run ``measure(run)`` inside it and write its report there."""
+    from agents.runtime.run import Run
 
-    return Console(width=None if sys.stdout.isatty() else PIPE_WIDTH)
-
-
-def emit_report(report: Report, json_path: Path | str | None = None, run: "Run | None" = None) -> None:
-    """Print the report as a table on stdout and write it to ``json_path`` when given."""
-    out = make_console()
-    out.print(report_table(report, run))
-    for row_table in rows_table(report):
-        out.print(row_table)
-    if run is not None:
-        out.print(f"run directory: {run.dir}")
-    if json_path:
-        report.write_json(json_path)
-        out.print(f"report written to {json_path}")
+    run = Run.create(name, config)
+    run.update_meta(model="offline")
+    with run.active():
+        report = measure(run)
+        run.write_report(report)
+    return run, report
 
 
-def report_table(report: Report, run: "Run | None" = None) -> Any:
-    """The summary as a two-column table."""
-    from rich.table import Table
+def rows_benchmark(name: str, config: dict[str, Any], rows: Callable[[], list[dict]], summary: dict[str, Any],
+                   title: str, output: Any) -> None:
+    """A benchmark whose report is ``rows()`` under a fixed ``summary``, in its own run directory, on one
+    torch thread (so ratios measured side by side compare like with like)."""
+    import torch
 
-    title = report.title or (f"{run.agent} run {run.id}" if run else "report")
-    table = Table(title=title, show_header=False)
-    table.add_column("key", style="bold")
-    table.add_column("value")
-    for key, value in report.summary.items():
-        table.add_row(str(key), cell_text(value))
-    return table
-
-
-def rows_table(report: Report, limit: int = 200) -> list[Any]:
-    """The rows as a table (none when there are no rows); long reports show their first ``limit`` rows."""
-    from rich.table import Table
-
-    if not report.rows:
-        return []
-    columns: list[str] = []
-    for row in report.rows:
-        columns += [key for key in row if key not in columns]
-    table = Table(*columns, caption=f"{len(report.rows)} rows" + (f", first {limit} shown"
-                                                                   if len(report.rows) > limit else ""))
-    for row in report.rows[:limit]:
-        table.add_row(*(cell_text(row.get(column)) for column in columns))
-    return [table]
-
-
-def cell_text(value: Any) -> str:
-    """A value as table text (floats to 4 significant digits, None as a dash)."""
-    if isinstance(value, float):
-        return f"{value:.4g}"
-    if value is None:
-        return "—"
-    return str(value)
+    torch.set_num_threads(1)
+    run, report = run_benchmark(name, config, lambda run: Report(summary=summary, rows=rows(), title=title))
+    output.report(report, run)

@@ -2,27 +2,28 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 import typer
 
-from agents.cli.common import make_console
 from agents.cli.groups import app
+from agents.cli.output import Output, with_output
 
 
 @app.command("doctor")
-def doctor(as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")] = False,
-           selftest: Annotated[bool, typer.Option("--selftest/--no-selftest",
-                                                  help="Run the sandbox selftest (adversarial suite).")] = True) -> None:
+@with_output
+def doctor(selftest: Annotated[bool, typer.Option("--selftest/--no-selftest",
+                                                  help="Run the sandbox selftest (adversarial suite).")] = True,
+           *, output: Output) -> None:
     """Check Docker, bubblewrap, g++, nvcc, a GPU, the Triton interpreter, KLayout and model credentials."""
     from agents.runtime.doctor import diagnose
 
     report = diagnose(selftest=selftest)
-    if as_json:
-        typer.echo(json.dumps(report, indent=2))
-        return
-    out = make_console()
+    output.document(report, lambda console: _show(console, report))
+
+
+def _show(out: Any, report: dict[str, Any]) -> None:
+    """The checks as three tables and the default model in one line."""
     out.print(_table("sandboxes", report["sandboxes"]))
     out.print(_table("toolchains", report["toolchains"]))
     models = report["models"]

@@ -10,14 +10,15 @@ import typer
 
 from sandboxes.errors import UserError
 
-from agents.cli.common import emit_report, with_run_options
+from agents.cli.common import with_run_options
 from agents.cli.groups import run_app
+from agents.cli.output import Output
 from agents.rpg.config import RunRPGConfig
 from agents.runtime.config import load_config
 from agents.runtime.launch import RunOptions, launch
-from agents.runtime.registry import register_lazy
+from agents.runtime.registry import register_agent
 
-execute = register_lazy("rpg", "agents.rpg.run_agent:execute")
+register_agent("rpg", "agents.rpg.run_agent:execute")
 
 
 @run_app.command("rpg")
@@ -28,7 +29,7 @@ def run_rpg(repo: Annotated[str, typer.Option("--repo", help="Repository to enco
             issue: Annotated[Optional[str], typer.Option("--issue", help="Issue text to localise.")] = None,
             issue_file: Annotated[Optional[Path], typer.Option("--issue-file", help="Read the issue from a file.")] = None,
             lifter: Annotated[Optional[str], typer.Option("--lifter", help="auto | offline | model")] = None,
-            *, options: RunOptions, json_path: Optional[Path]) -> None:
+            *, options: RunOptions, output: Output) -> None:
     """Encode a repository into a Repository Planning Graph; localise an issue in it if given."""
     if issue_file:
         if not issue_file.is_file():
@@ -36,5 +37,5 @@ def run_rpg(repo: Annotated[str, typer.Option("--repo", help="Repository to enco
         issue = issue_file.read_text()
     config = load_config(RunRPGConfig, "rpg", {"repo": repo, "commit": commit, "graph": graph, "issue": issue,
                                                "lifter": lifter})
-    run, report = launch("rpg", config, options, execute)
-    emit_report(report, json_path, run)
+    run, report = launch("rpg", config, options)
+    output.report(report, run)

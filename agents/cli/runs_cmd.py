@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
 from sandboxes.errors import UserError
 
-from agents.cli.common import (ApiBaseOption, JsonOption, MaxCallsOption, MaxCostOption, MaxTokensOption,
-                               ModelOption, cell_text, emit_report, make_console, report_table)
+from agents.cli.common import ApiBaseOption, MaxCallsOption, MaxCostOption, MaxTokensOption, ModelOption
 from agents.cli.groups import runs_app
-from agents.runtime.launch import resume
+from agents.cli.output import Output, with_output
+from agents.cli.tables import cell_text, report_table
 from agents.runtime.run import Run, list_run_ids
 from agents.runtime.summary import summarize
 
@@ -20,52 +20,80 @@ RunIdArgument = Annotated[str, typer.Argument(help="Run id, a unique prefix of o
 AnswerOption = Annotated[Optional[str], typer.Option(
     "--answer", help="JSON answer to the interrupt a paused run waits on (see `agent runs show`), e.g. "
                      "'{\"budget\": 6, \"guidance\": \"...\"}'; '{}' continues unchanged.")]
+LIST_COLUMNS = ("agent", "status", "model", "steps", "calls", "cost_usd", "best")
 
 
 @runs_app.command("list")
+@with_output
 def list_runs(root: RootOption = None,
-              limit: Annotated[int, typer.Option(help="Show the newest this many runs.")] = 20) -> None:
-    """List runs, newest last: agent, status, steps, calls, cost, best result."""
-    from rich.table import Table
+              limit: Annotated[int, typer.Option(min=1, help="Show the newest this many runs.")] = 20,
+              *, output: Output) -> None:
+    """List runs, newest last: agent, status, steps, calls, cost, best result (a damaged run says why)."""
+    rows = [_list_row(run_id, root) for run_id in list_run_ids(root)[-limit:]]
+    output.document({"runs": rows}, lambda console: console.print(_list_table(rows)))
 
-    ids = list_run_ids(root)[-limit:]
-    table = Table(caption=None if ids else "no runs yet")
-    table.add_column("id", no_wrap=True, min_width=max(map(len, ids), default=2))
-    for column in ("agent", "status", "model", "steps", "calls", "cost $", "best"):
-        table.add_column(column)
-    for run_id in ids:
+
+def _list_row(run_id: str, root: str | None) -> dict[str, Any]:
+    """One run's summary; a run that cannot be read gives its id, status 'unreadable' and the reason."""
+    try:
         info = summarize(Run.open(run_id, root))
-        table.add_row(info["id"], info["agent"], info["status"], str(info["model"]), str(info["steps"]),
-                      str(info["calls"]), f"{info['cost_usd']:.4f}", cell_text(info["best"]))
-    make_console().print(table)
+    except UserError as error:
+        return {"id": run_id, "status": "unreadable", "reason": str(error)}
+    return {"id": info["id"], **{key: info[key] for key in LIST_COLUMNS}, "reason": info["reason"]}
+
+
+def _list_table(rows: list[dict[str, Any]]) -> Any:
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(caption=None if rows else "no runs yet")
+    table.add_column("id", no_wrap=True)
+    for column in LIST_COLUMNS:
+        table.add_column("cost $" if column == "cost_usd" else column)
+    for row in rows:
+        if row["status"] == "unreadable":
+            table.add_row(Text(row["id"]), "—", "unreadable", Text(cell_text(row["reason"])), "", "", "", "")
+            continue
+        cost = f"{row['cost_usd']:.4f}" if row["cost_usd"] is not None else "unknown"
+        table.add_row(Text(row["id"]), *(Text(cell_text(row[c])) for c in LIST_COLUMNS[:-2]), cost,
+                      Text(cell_text(row["best"])))
+    return table
 
 
 @runs_app.command("show")
-def show(run_id: RunIdArgument, root: RootOption = None) -> None:
+@with_output
+def show(run_id: RunIdArgument, root: RootOption = None, *, output: Output) -> None:
     """Summarise one run: status, steps, cost, best result (and its report when it has one)."""
-    from rich.table import Table
-
     run = Run.open(run_id, root)
     info = summarize(run)
+    report = run.read_report()
+    data = {**info, "report": report.to_dict() if report else None}
+    output.document(data, lambda console: _show(console, run, info, report))
+
+
+def _show(console: Any, run: Run, info: dict[str, Any], report: Any) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
     table = Table(title=f"run {run.id}", show_header=False)
     for key, value in info.items():
         if key == "steps_by_node":
             value = ", ".join(f"{node} ×{count}" for node, count in value.items()) or "none"
-        table.add_row(key, cell_text(value))
-    out = make_console()
-    out.print(table)
-    report = run.read_report()
+        table.add_row(key, Text(cell_text(value, limit=200)))
+    console.print(table)
     if report is not None:
-        out.print(report_table(report, run))
+        console.print(report_table(report, run))
 
 
 @runs_app.command("resume")
+@with_output
 def resume_run(run_id: RunIdArgument, root: RootOption = None, model: ModelOption = None,
                api_base: ApiBaseOption = None, max_cost_usd: MaxCostOption = None,
                max_tokens: MaxTokensOption = None, max_calls: MaxCallsOption = None,
-               answer: AnswerOption = None, json_path: JsonOption = None) -> None:
+               answer: AnswerOption = None, *, output: Output) -> None:
     """Continue a killed, interrupted, failed, budget-stopped or paused run from its last checkpoint."""
     from agents.runtime.interrupts import NO_ANSWER, parse_answer
+    from agents.runtime.launch import resume
 
     run = Run.open(run_id, root)
     status = run.status_record()
@@ -79,4 +107,4 @@ def resume_run(run_id: RunIdArgument, root: RootOption = None, model: ModelOptio
     overrides = {"model": model, "api_base": api_base, "max_cost_usd": max_cost_usd, "max_tokens": max_tokens,
                  "max_calls": max_calls}
     report = resume(run, overrides, answer=NO_ANSWER if answer is None else parse_answer(answer))
-    emit_report(report, json_path, run)
+    output.report(report, run)

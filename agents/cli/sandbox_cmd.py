@@ -10,30 +10,33 @@ import typer
 from benchmarks.report import Report
 from sandboxes.errors import UserError
 
-from agents.cli.common import JsonOption, emit_report
+from agents.cli.common import run_benchmark
 from agents.cli.groups import sandbox_app
+from agents.cli.output import Output, with_output
 
 BackendOption = Annotated[str, typer.Option("--backend", help="auto, docker or local.")]
 
 
 @sandbox_app.command("build")
+@with_output
 def build(dockerfiles: Annotated[bool, typer.Option(
         "--dockerfiles", help="Also try `docker build` of the shipped Dockerfiles (needs a registry).")] = False,
-          json_path: JsonOption = None) -> None:
+          *, output: Output) -> None:
     """Build the docker sandbox's base image (docker import; no registry needed) and, if asked, the Dockerfiles."""
     from sandboxes.build import build_images
 
     rows = build_images(with_dockerfiles=dockerfiles)
     built = sum(row["status"] == "built" for row in rows)
-    emit_report(Report(summary={"built": built, "images": len(rows)}, rows=rows, title="sandbox images"), json_path)
+    output.report(Report(summary={"built": built, "images": len(rows)}, rows=rows, title="sandbox images"))
     if built == 0:
         raise UserError("no sandbox image could be built here; see the rows above")
 
 
 @sandbox_app.command("selftest")
+@with_output
 def selftest(backend: BackendOption = "auto",
              case: Annotated[Optional[list[str]], typer.Option("--case", help="Run only this case (repeatable).")] = None,
-             json_path: JsonOption = None) -> None:
+             *, output: Output) -> None:
     """Run the adversarial suite (fork bomb, memory bomb, escapes, ...) and report whether each was contained."""
     from sandboxes.attacks import ATTACKS
     from sandboxes.selftest import run_selftest
@@ -43,14 +46,15 @@ def selftest(backend: BackendOption = "auto",
         raise UserError(f"unknown selftest case(s) {', '.join(unknown)}; known: {', '.join(a.name for a in ATTACKS)}")
     summary, rows = run_selftest(backend, cases=case)
     report = Report(summary=summary, rows=rows, title=f"Sandbox selftest ({summary['backend']})")
-    emit_report(report, json_path)
+    output.report(report)
     if not report.summary["all_contained"]:
         sys.exit(1)
 
 
 @sandbox_app.command("bench")
+@with_output
 def bench(jobs: Annotated[int, typer.Option("--jobs", min=1, help="Jobs per backend and job kind.")] = 100,
-          json_path: JsonOption = None) -> None:
+          *, output: Output) -> None:
     """Time tiny jobs on bare subprocess, local sandbox, docker cold start and docker warm pool, side by side."""
     from sandboxes.bench import run_bench
 
@@ -58,5 +62,9 @@ def bench(jobs: Annotated[int, typer.Option("--jobs", min=1, help="Jobs per back
         if done == total or done % 10 == 0:
             print(f"{kind}: {done}/{total} rounds", file=sys.stderr, flush=True)
 
-    summary, rows = run_bench(jobs=jobs, progress=progress)
-    emit_report(Report(summary=summary, rows=rows, title="sandbox overhead per job"), json_path)
+    def measure(run) -> Report:
+        summary, rows = run_bench(jobs=jobs, progress=progress)
+        return Report(summary=summary, rows=rows, title="sandbox overhead per job")
+
+    run, report = run_benchmark("sandbox-bench", {"jobs": jobs}, measure)
+    output.report(report, run)

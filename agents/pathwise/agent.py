@@ -10,7 +10,6 @@ from agents.pathwise.roles import LLMRoles
 from agents.runtime.graph import run_graph
 from agents.runtime.models.base import ChatModel
 from agents.runtime.progress import Progress
-from agents.runtime.registry import register_agent
 from benchmarks.report import Report
 
 AGENT = "pathwise"
@@ -27,5 +26,3 @@ def execute(run, model: ChatModel | None, sandbox=None) -> Report:
         state = run_graph(builder, run, {})
     return finish(ctx, run, state, roles.name)
 
-
-register_agent(AGENT, execute)

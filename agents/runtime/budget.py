@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import NonNegativeFloat, NonNegativeInt
+
 from sandboxes.settings import Config
 
 
@@ -15,11 +17,11 @@ class BudgetExceeded(Exception):
 class Budget(Config):
     """Limits on what one run may spend on model calls (None = unlimited)."""
 
-    max_cost_usd: float | None = None
+    max_cost_usd: NonNegativeFloat | None = None
     """Stop before the next model call once this many US dollars are spent."""
-    max_tokens: int | None = None
+    max_tokens: NonNegativeInt | None = None
     """Stop before the next model call once this many tokens (in + out) are used."""
-    max_calls: int | None = None
+    max_calls: NonNegativeInt | None = None
     """Stop before the next model call once this many calls were made."""
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, NonNegativeFloat, NonNegativeInt
 
 from benchmarks.report import Report
 from sandboxes.settings import Config
@@ -15,7 +15,7 @@ from agents.runtime.interrupts import NO_ANSWER, RunPaused
 from agents.runtime.models.accounting import AccountedModel
 from agents.runtime.models.base import ChatModel
 from agents.runtime.models.resolve import OFFLINE_SPECS, resolve_model
-from agents.runtime.registry import Execute, get_agent, register_agent
+from agents.runtime.registry import get_agent
 from agents.runtime.run import Run
 
 
@@ -30,11 +30,11 @@ class RunOptions(Config):
     """Append every model request and reply to this JSONL file (replay it with --model replay:FILE)."""
     cache: bool = False
     """Answer repeated requests from the on-disk response cache ($AGENT_CACHE_DIR)."""
-    max_cost_usd: float | None = None
+    max_cost_usd: NonNegativeFloat | None = None
     """Stop the run cleanly once this many US dollars are spent on model calls."""
-    max_tokens: int | None = None
+    max_tokens: NonNegativeInt | None = None
     """Stop the run cleanly once this many tokens are used."""
-    max_calls: int | None = None
+    max_calls: NonNegativeInt | None = None
     """Stop the run cleanly once this many model calls were made."""
 
     def budget(self) -> Budget:
@@ -56,10 +56,9 @@ def wrap_model(model: ChatModel | None, run: Run, options: RunOptions) -> ChatMo
     return AccountedModel(model, run, options.budget())
 
 
-def launch(agent: str, config: BaseModel | dict[str, Any], options: RunOptions, execute: Execute,
-           *, progress: Any = None) -> tuple[Run, Report]:
-    """Register ``agent``, resolve its model, create its run and execute it."""
-    register_agent(agent, execute)
+def launch(agent: str, config: BaseModel | dict[str, Any], options: RunOptions) -> tuple[Run, Report]:
+    """Resolve the model, create a run of the registered ``agent`` and execute it."""
+    get_agent(agent)
     model = resolve_model(options.model, api_base=options.api_base)
     run = Run.create(agent, config, runtime=options)
     run.update_meta(model=model.name if model else "offline")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Callable, Optional
 
 from sandboxes.errors import UserError
@@ -17,31 +18,28 @@ Execute = Callable[["Run", Optional["ChatModel"]], Report]
 _AGENTS: dict[str, Execute] = {}
 
 
-def register_agent(name: str, execute: Execute) -> Execute:
-    """Make ``execute(run, model)`` the way to run (and resume) agent ``name``.
+def register_agent(name: str, execute: Execute | str) -> Execute:
+    """Make ``execute(run, model)`` the way to run (and resume) agent ``name``; the one way to register.
 
-    Call it when your CLI module is imported (the CLI imports every command module before it
-    dispatches), so that a fresh process can resume the agent's runs. Registering again replaces.
-    ``execute`` must work for a new and for a resumed run: build the graph and call ``run_graph``.
+    ``execute`` is ``"package.module:function"`` (imported on the first run or resume, so that loading
+    the CLI does not load LangGraph, torch or KLayout) or the function itself (tests). Call it when
+    your CLI module is imported: the CLI imports every command module before it dispatches, so a
+    fresh process can resume the agent's runs. Registering again replaces.
     """
-    _AGENTS[name] = execute
-    return execute
+    function = _lazy(execute) if isinstance(execute, str) else execute
+    _AGENTS[name] = function
+    return function
 
 
-def register_lazy(name: str, target: str) -> Execute:
-    """Register ``"package.module:function"`` as agent ``name`` without importing it yet.
-
-    CLI modules use this so that loading the CLI does not load LangGraph, torch or KLayout; the
-    module is imported on the first run or resume (and may register its own ``execute`` then).
-    """
+def _lazy(target: str) -> Execute:
+    """A function that imports ``"module:function"`` when first called and calls it."""
     module_name, _, function_name = target.partition(":")
 
     def execute(run: "Run", model: Optional["ChatModel"]) -> Report:
-        import importlib
-
         return getattr(importlib.import_module(module_name), function_name)(run, model)
 
-    return register_agent(name, execute)
+    execute.__qualname__ = target
+    return execute
 
 
 def get_agent(name: str) -> Execute:

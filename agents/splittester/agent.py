@@ -11,7 +11,6 @@ from langgraph.graph import END, START, StateGraph
 from agents.runtime.graph import run_graph
 from agents.runtime.models.base import ChatModel
 from agents.runtime.progress import Progress
-from agents.runtime.registry import register_agent
 from agents.splittester.config import SplitTesterConfig
 from agents.splittester.llm import ModelPolicy
 from agents.splittester.offline import OfflinePolicy
@@ -84,5 +83,3 @@ def summarize(rows: list[dict], policy: str, config: SplitTesterConfig, run) -> 
                     "cost_usd": round(run.totals.cost_usd, 6), "tokens": run.totals.tokens})
     return summary
 
-
-register_agent(AGENT, execute)

@@ -23,7 +23,18 @@ def load_decks(tasks: list[DrcTask], source: str) -> dict[str, str | None]:
     for task in tasks:
         path = folder / f"{task.spec.id}.drc"
         decks[task.spec.id] = path.read_text() if path.is_file() else None
+    if not any(decks.values()):
+        raise UserError(f"no deck in {folder} is named after one of the chosen tasks (<task id>.drc); "
+                        f"found {', '.join(sorted(p.name for p in folder.glob('*.drc'))[:5]) or 'no .drc file'}")
     return decks
+
+
+def stray_decks(source: str, suite: list[DrcTask]) -> list[str]:
+    """Deck files of the directory ``source`` whose name matches no task of ``suite`` (none for ``gold``)."""
+    if source == "gold":
+        return []
+    known = {task.spec.id for task in suite}
+    return sorted(path.name for path in Path(source).glob("*.drc") if path.stem not in known)
 
 
 def evaluate_decks(tasks: list[DrcTask], decks: Mapping[str, str | None], runner) -> list[TaskScore]:

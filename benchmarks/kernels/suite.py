@@ -98,6 +98,10 @@ def run_pairs(pairs: Sequence[Pairing], target: Target, *, sandbox: Sandbox | No
     return [r for r in results if r is not None]
 
 
+TABLE_COLUMNS = ("task", "solution", "status", "speedup", "runtime_ms", "reference_ms", "reason")
+"""The columns a terminal shows (the report files hold every column and the whole reason)."""
+
+
 def build_report(pairs: Sequence[Pairing], results: Sequence[KernelResult], target: Target,
                  missing: Sequence[KernelTask], title: str) -> Report:
     """Rows (task, solution, status, correct, reason, speedup, runtime_ms, reference_ms, ...) and the summary."""
@@ -110,4 +114,4 @@ def build_report(pairs: Sequence[Pairing], results: Sequence[KernelResult], targ
         summary["simulated"] = True
     if missing:
         summary["tasks_without_solution"] = len(missing)
-    return Report(summary=summary, rows=rows, title=title)
+    return Report(summary=summary, rows=rows, title=title, columns=list(TABLE_COLUMNS))

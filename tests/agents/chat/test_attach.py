@@ -10,6 +10,7 @@ from agents.chat.attach import is_paused, run_state
 from agents.chat.steer import parse_budget
 from agents.chat.threads import thread_ids, thread_messages
 from agents.runtime.launch import RunOptions, launch
+from agents.runtime.registry import register_agent
 from agents.runtime.run import Run
 
 
@@ -17,10 +18,11 @@ def stopped_demo_run(tmp_path):
     """A demo run stopped by its budget before its only model call."""
     from agents.demo.graph import execute
 
+    register_agent("demo", execute)
     script = tmp_path / "demo.json"
     script.write_text(json.dumps([{"tool_calls": [{"name": "calculator", "arguments": {"expression": "6 * 7"}}]}]))
     run, report = launch("demo", {"question": "What is 6 * 7?"},
-                         RunOptions(model=f"scripted:{script}", max_calls=0), execute)
+                         RunOptions(model=f"scripted:{script}", max_calls=0))
     assert run.status == "stopped"
     return run
 

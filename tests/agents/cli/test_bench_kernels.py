@@ -20,7 +20,7 @@ def solutions(tmp_path):
 def test_bench_kernels_writes_rows_summary_and_plot(isolated_agent_env, agent_cli, solutions):
     out = isolated_agent_env / "out.json"
     result = agent_cli("bench", "kernels", "--tasks", "builtin:L1:relu", "--solutions", str(solutions),
-                       "--sandbox", "local", "--timing-budget", "0.3", "--json", str(out))
+                       "--sandbox", "local", "--timing-budget", "0.3", "--json-out", str(out))
     assert result.code == 0, result.err
     report = json.loads(out.read_text())
     rows = {row["solution"]: row for row in report["rows"]}

@@ -3,7 +3,7 @@ import json
 
 def test_bench_qmemory_prints_every_index_and_the_loaded_condition(agent_cli, tmp_path):
     result = agent_cli("bench", "qmemory", "--entries", "1500", "--queries", "5", "--load", "--words", "5-20",
-                       "--query-words", "3-6", "--dim", "512", "--json", str(tmp_path / "q.json"))
+                       "--query-words", "3-6", "--dim", "512", "--json-out", str(tmp_path / "q.json"))
     assert result.code == 0, result.err
     report = json.loads((tmp_path / "q.json").read_text())
     summary = report["summary"]

@@ -17,7 +17,7 @@ def test_predictions_file_reproduces_locagent_through_the_cli(agent_cli, tmp_pat
     if not OUTPUTS.is_file():
         pytest.skip(f"LocAgent fixture not found at {LOCAGENT}")
     result = agent_cli("bench", "repo", "--instances", str(OUTPUTS), "--localizer", f"predictions:{OUTPUTS}",
-                       "--exclude", str(LOCAGENT / "excluded_instances.txt"), "--json", str(tmp_path / "r.json"),
+                       "--exclude", str(LOCAGENT / "excluded_instances.txt"), "--json-out", str(tmp_path / "r.json"),
                        "--export", str(tmp_path / "swebench.jsonl"))
     assert result.code == 0, result.err
     summary = summary_of(tmp_path / "r.json")
@@ -28,10 +28,10 @@ def test_predictions_file_reproduces_locagent_through_the_cli(agent_cli, tmp_pat
 
 
 def test_demo_offline_policy_and_bm25_baseline(agent_cli, tmp_path):
-    assert agent_cli("bench", "repo", "--json", str(tmp_path / "rpg.json"), "--workers", "2").code == 0
+    assert agent_cli("bench", "repo", "--json-out", str(tmp_path / "rpg.json"), "--workers", "2").code == 0
     rpg = summary_of(tmp_path / "rpg.json")
     assert rpg["policy"].startswith("offline policy: BM25") and rpg["file.acc@1"] == 100.0
-    assert agent_cli("bench", "repo", "--localizer", "bm25", "--json", str(tmp_path / "bm25.json")).code == 0
+    assert agent_cli("bench", "repo", "--localizer", "bm25", "--json-out", str(tmp_path / "bm25.json")).code == 0
     assert summary_of(tmp_path / "bm25.json")["policy"].startswith("baseline: BM25")
     run = Run.open(list_run_ids()[0])
     assert (run.artifacts / "outcomes.jsonl").is_file() and (run.artifacts / "predictions.jsonl").is_file()
@@ -43,7 +43,7 @@ def test_scripted_agent_in_the_benchmark(agent_cli, tmp_path):
                   {"file": "shop/pricing.py", "entity": "shop/pricing.py:apply_discount"}]}}]}]
     (tmp_path / "script.json").write_text(json.dumps(script))
     result = agent_cli("bench", "repo", "--limit", "1", "--model", f"scripted:{tmp_path / 'script.json'}",
-                       "--json", str(tmp_path / "r.json"))
+                       "--json-out", str(tmp_path / "r.json"))
     assert result.code == 0, result.err
     summary = summary_of(tmp_path / "r.json")
     assert summary["policy"].startswith("llm: scripted") and summary["function.acc@1"] == 100.0
@@ -59,7 +59,7 @@ def test_budget_stop_then_resume_keeps_finished_instances(agent_cli, tmp_path):
     assert result.code == 0, result.err
     run = Run.open(list_run_ids()[-1])
     assert run.read_report().summary["status"] == "stopped"
-    assert agent_cli("runs", "resume", run.id, "--max-calls", "5", "--json", str(tmp_path / "r.json")).code == 0
+    assert agent_cli("runs", "resume", run.id, "--max-calls", "5", "--json-out", str(tmp_path / "r.json")).code == 0
     summary = summary_of(tmp_path / "r.json")
     assert summary["scored"] == 2 and summary["file.acc@1"] == 50.0
     outcomes = [json.loads(line)["instance_id"] for line in (run.artifacts / "outcomes.jsonl").read_text().splitlines()]

@@ -3,9 +3,9 @@ import json
 import typer
 from typer.testing import CliRunner
 
+from agents.cli.common import run_benchmark, with_run_options
+from agents.runtime.run import Run
 from benchmarks.report import Report
-
-from agents.cli.common import emit_report, with_run_options
 
 
 def command_app(seen: dict) -> typer.Typer:
@@ -13,8 +13,8 @@ def command_app(seen: dict) -> typer.Typer:
 
     @app.command()
     @with_run_options
-    def go(size: int = 1, *, options, json_path):
-        seen.update(size=size, options=options, json_path=json_path)
+    def go(size: int = 1, *, options, output):
+        seen.update(size=size, options=options, output=output)
 
     return app
 
@@ -24,18 +24,15 @@ def test_run_options_come_from_flags_then_environment_then_file(tmp_path, monkey
     monkeypatch.setenv("AGENT_MAX_CALLS", "7")
     seen: dict = {}
     result = CliRunner().invoke(command_app(seen), ["--size", "3", "--max-cost-usd", "0.5", "--cache",
-                                                    "--json", "out.json"])
+                                                    "--json-out", "out.json"])
     assert result.exit_code == 0, result.output
     options = seen["options"]
-    assert seen["size"] == 3 and str(seen["json_path"]) == "out.json"
+    assert seen["size"] == 3 and str(seen["output"].json_out) == "out.json" and not seen["output"].as_json
     assert (options.model, options.max_calls, options.max_cost_usd, options.cache) == ("ollama/llama3", 7, 0.5, True)
 
 
-def test_emit_report_prints_the_table_and_writes_json(tmp_path, capsys):
-    report = Report(summary={"best": 0.25, "policy": "offline policy: greedy"},
-                    rows=[{"case": "a", "score": 0.25}, {"case": "b", "score": None}], title="unit")
-    emit_report(report, tmp_path / "out" / "report.json")
-    out = capsys.readouterr().out
-    for fragment in ("unit", "offline policy: greedy", "case", "score", "0.25", "2 rows"):
-        assert fragment in out
-    assert json.loads((tmp_path / "out" / "report.json").read_text()) == report.to_dict()
+def test_run_benchmark_writes_a_run_directory():
+    run, report = run_benchmark("bench-unit", {"n": 2}, lambda r: Report(summary={"n": 2}, rows=[{"x": 1}]))
+    reopened = Run.open(run.id)
+    assert reopened.status == "finished" and reopened.config == {"n": 2} and reopened.meta["model"] == "offline"
+    assert json.loads((run.dir / "report.json").read_text())["rows"] == [{"x": 1}] and report.summary == {"n": 2}

@@ -7,7 +7,7 @@ def test_encode_localise_then_update_incrementally(agent_cli, tmp_path):
     repo, instances = build_demo(tmp_path / "src")
     graph = tmp_path / "graph.sqlite"
     result = agent_cli("run", "rpg", "--repo", str(repo), "--graph", str(graph), "--issue",
-                       instances[0]["problem_statement"], "--json", str(tmp_path / "a.json"))
+                       instances[0]["problem_statement"], "--json-out", str(tmp_path / "a.json"))
     assert result.code == 0, result.err
     first = json.loads((tmp_path / "a.json").read_text())
     assert first["summary"]["mode"] == "full build" and first["summary"]["lifter"].startswith("offline lifter")
@@ -15,7 +15,7 @@ def test_encode_localise_then_update_incrementally(agent_cli, tmp_path):
     assert first["rows"][0]["entity"] == "shop/pricing.py:apply_discount" and graph.is_file()
     write_files(repo, {"shop/util.py": (repo / "shop/util.py").read_text() + "\n\ndef cents(x):\n    return x * 100\n"})
     commit_all(repo, "add cents")
-    assert agent_cli("run", "rpg", "--repo", str(repo), "--graph", str(graph), "--json", str(tmp_path / "b.json")).code == 0
+    assert agent_cli("run", "rpg", "--repo", str(repo), "--graph", str(graph), "--json-out", str(tmp_path / "b.json")).code == 0
     second = json.loads((tmp_path / "b.json").read_text())["summary"]
     assert second["mode"].startswith("incremental from") and second["parsed_files"] == 1
     assert second["nodes.function"] == first["summary"]["nodes.function"] + 1
@@ -24,7 +24,7 @@ def test_encode_localise_then_update_incrementally(agent_cli, tmp_path):
 def test_plain_folder_and_model_lifter_without_model(agent_cli, tmp_path):
     write_files(tmp_path / "code", {"a.py": "def f():\n    return g()\n\n\ndef g():\n    return 1\n",
                                     "broken.py": "def (:\n"})
-    result = agent_cli("run", "rpg", "--repo", str(tmp_path / "code"), "--json", str(tmp_path / "r.json"))
+    result = agent_cli("run", "rpg", "--repo", str(tmp_path / "code"), "--json-out", str(tmp_path / "r.json"))
     assert result.code == 0, result.err
     report = json.loads((tmp_path / "r.json").read_text())
     assert report["summary"]["edges.invokes"] == 1 and report["summary"]["skipped"] == 1

@@ -12,7 +12,7 @@ from agents.runtime.run import Run, list_run_ids
 
 REPO = Path(__file__).resolve().parents[3]
 # The real `agent` entry point, loading only the demo's commands so the child skips unrelated heavy imports.
-ONLY_DEMO_CLI = ("import sys; from agents.cli import app; app.COMMAND_MODULES[:] = ['agents.cli.demo_cmd']; "
+ONLY_DEMO_CLI = ("import sys; from agents.cli import app; app.COMMAND_MODULES[:] = ['agents.cli.run_demo']; "
                  "app.main(sys.argv[1:])")
 
 

@@ -4,7 +4,7 @@ import json
 def test_selftest_cli_writes_the_report(agent_cli, tmp_path):
     out = tmp_path / "selftest.json"
     result = agent_cli("sandbox", "selftest", "--backend", "local", "--case", "environment_secrets",
-                       "--json", str(out))
+                       "--json-out", str(out))
     assert result.code == 0, result.err
     data = json.loads(out.read_text())
     assert data["summary"]["all_contained"] is True

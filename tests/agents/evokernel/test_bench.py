@@ -19,7 +19,7 @@ def test_parse_methods():
 @pytest.mark.slow
 def test_all_methods_on_the_same_tasks(agent_cli, isolated_agent_env, small_tasks, tmp_path):
     result = agent_cli("bench", "evokernel", "--methods", "all", "--target", "npu", "--tasks", str(small_tasks),
-                       "--budget", "2", "--workers", "2", "--model", "offline", "--json", str(tmp_path / "b.json"))
+                       "--budget", "2", "--workers", "2", "--model", "offline", "--json-out", str(tmp_path / "b.json"))
     assert result.code == 0, result.err
     report = json.loads((tmp_path / "b.json").read_text())
     assert [row["method"] for row in report["rows"]] == list(METHODS)

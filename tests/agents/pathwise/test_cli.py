@@ -7,7 +7,7 @@ import pytest
 
 def test_run_pathwise_offline_writes_outputs_and_test_rows(pathwise_env, agent_cli):
     result = agent_cli("run", "pathwise", "--problem", "kp_construct", "--budget", "3", "--initial-population",
-                       "1", "--model", "offline", "--json", "report.json")
+                       "1", "--model", "offline", "--json-out", "report.json")
     assert result.code == 0, result.err
     report = json.loads((pathwise_env / "report.json").read_text())
     summary = report["summary"]
@@ -19,7 +19,7 @@ def test_run_pathwise_offline_writes_outputs_and_test_rows(pathwise_env, agent_c
 
 
 def test_bench_ahd_baselines_rows(pathwise_env, agent_cli):
-    result = agent_cli("bench", "ahd", "--problem", "kp_construct", "--baselines", "--json", "b.json")
+    result = agent_cli("bench", "ahd", "--problem", "kp_construct", "--baselines", "--json-out", "b.json")
     assert result.code == 0, result.err
     rows = json.loads((pathwise_env / "b.json").read_text())["rows"]
     assert [r["size"] for r in rows] == [50, 100, 200, 500]
@@ -41,7 +41,7 @@ def test_run_pathwise_over_http_with_litellm_counts_tokens(pathwise_env, agent_c
     fake_openai.replies = [code(0.5), policy, code(1.5)]
     result = agent_cli("run", "pathwise", "--problem", "kp_construct", "--budget", "3", "--initial-population", "1",
                        "--actions", "1", "--rollouts", "1", "--inner-steps", "1", "--population", "2", "--no-test",
-                       "--model", "openai/gpt-4o-mini", "--api-base", fake_openai.url, "--json", "r.json")
+                       "--model", "openai/gpt-4o-mini", "--api-base", fake_openai.url, "--json-out", "r.json")
     assert result.code == 0, result.err
     summary = json.loads((pathwise_env / "r.json").read_text())["summary"]
     assert summary["calls"] == 3 and summary["prompt_tokens"] > 0 and summary["policy"].startswith("llm")

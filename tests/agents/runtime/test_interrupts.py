@@ -51,7 +51,8 @@ def gated_agent(executed: list):
 
 def test_a_paused_run_says_what_it_asks_and_resumes_with_the_answer():
     executed: list[str] = []
-    run, report = launch("gated", {}, RunOptions(model="offline"), gated_agent(executed))
+    register_agent("gated", gated_agent(executed))
+    run, report = launch("gated", {}, RunOptions(model="offline"))
     assert report.summary["status"] == "paused" and report.summary["interrupts"] == [QUESTION]
     assert f"agent runs resume {run.id} --answer" in report.summary["resume"]
     record = json.loads((run.dir / "status.json").read_text())
@@ -84,7 +85,7 @@ def test_run_graph_takes_the_answer_directly():
 def test_runs_resume_needs_an_answer_for_a_paused_run(agent_cli):
     executed: list[str] = []
     register_agent("gated", gated_agent(executed))
-    run, _ = launch("gated", {}, RunOptions(model="offline"), gated_agent(executed))
+    run, _ = launch("gated", {}, RunOptions(model="offline"))
     shown = agent_cli("runs", "show", run.id)
     assert "paused" in shown.out and "waiting_for" in shown.out and "how many extra steps?" in shown.out
     refused = agent_cli("runs", "resume", run.id)

@@ -8,6 +8,7 @@ from benchmarks.report import Report
 
 from agents.runtime.graph import linear_graph, run_graph
 from agents.runtime.launch import RunOptions, launch, resume
+from agents.runtime.registry import register_agent
 from agents.runtime.run import Run
 
 
@@ -28,6 +29,9 @@ def asking_agent(run, model):
     return Report(summary={"answers": state["answers"], "best": len(state["answers"])})
 
 
+register_agent("asker", asking_agent)
+
+
 @pytest.fixture
 def replies(tmp_path):
     path = tmp_path / "replies.json"
@@ -37,7 +41,7 @@ def replies(tmp_path):
 
 def test_launch_wraps_the_model_and_writes_the_report(replies, tmp_path):
     options = RunOptions(model=replies, record=str(tmp_path / "rec.jsonl"))
-    run, report = launch("asker", {"n": 3}, options, asking_agent)
+    run, report = launch("asker", {"n": 3}, options)
     assert report.summary["answers"] == ["a", "b", "c"]
     assert run.status == "finished" and run.meta["model"] == replies
     assert len(run.events("model.call")) == 3 and len((tmp_path / "rec.jsonl").read_text().splitlines()) == 3
@@ -46,8 +50,8 @@ def test_launch_wraps_the_model_and_writes_the_report(replies, tmp_path):
 
 def test_budget_stops_cleanly_and_resume_with_more_budget_finishes(tmp_path):
     recording = tmp_path / "rec.jsonl"
-    launch("asker", {}, RunOptions(model=_scripted(tmp_path, ["a", "b", "c"]), record=str(recording)), asking_agent)
-    run, report = launch("asker", {}, RunOptions(model=f"replay:{recording}", max_calls=2), asking_agent)
+    launch("asker", {}, RunOptions(model=_scripted(tmp_path, ["a", "b", "c"]), record=str(recording)))
+    run, report = launch("asker", {}, RunOptions(model=f"replay:{recording}", max_calls=2))
     assert report.summary["status"] == "stopped" and "call budget" in report.summary["reason"]
     assert run.status == "stopped" and report.summary["calls"] == 2
     finished = resume(Run.open(run.id), {"max_calls": 5})

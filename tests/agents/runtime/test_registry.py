@@ -2,7 +2,7 @@ import pytest
 
 from sandboxes.errors import UserError
 
-from agents.runtime.registry import get_agent, register_agent, register_lazy, registered_agents
+from agents.runtime.registry import get_agent, register_agent, registered_agents
 
 
 def test_register_and_look_up():
@@ -22,7 +22,7 @@ def test_lazy_registration_imports_on_first_call(monkeypatch):
     import sys
 
     monkeypatch.delitem(sys.modules, "json.tool", raising=False)
-    execute = register_lazy("lazy-demo", "json.tool:main")
+    execute = register_agent("lazy-demo", "json.tool:main")
     assert "json.tool" not in sys.modules and get_agent("lazy-demo") is execute
     monkeypatch.setattr(sys, "argv", ["json.tool", "--help"])
     with pytest.raises(TypeError):  # json.tool.main takes no (run, model): proves it was imported and called

@@ -12,13 +12,14 @@ def only_run() -> Run:
 
 
 def test_offline_policy_is_named_in_the_report(agent_cli, tmp_path):
-    result = agent_cli("run", "demo", "--json", str(tmp_path / "out.json"))
+    result = agent_cli("run", "demo", "--json-out", str(tmp_path / "out.json"))
     assert result.code == 0, result.err
     report = json.loads((tmp_path / "out.json").read_text())
     assert report["summary"]["answer"] == 395 and report["summary"]["policy"].startswith("offline policy:")
     assert report["rows"] == [{"question": "What is 17 * 23 + 4?", "expression": "17 * 23 + 4", "answer": 395,
                                "error": None}]
     run = only_run()
+    assert report.pop("run") == {"id": run.id, "dir": str(run.dir), "status": "finished"}
     assert json.loads((run.dir / "report.json").read_text()) == report
     assert {"config.json", "events.jsonl", "checkpoints.sqlite", "artifacts", "report.json", "report.md",
             "status.json"} <= {p.name for p in run.dir.iterdir()}

@@ -2,26 +2,18 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from agents.cli.common import emit_report, with_run_options
+from agents.cli.common import with_run_options
 from agents.cli.groups import run_app
+from agents.cli.output import Output
 from agents.runtime.config import load_config
 from agents.runtime.launch import RunOptions, launch
 from agents.runtime.registry import register_agent
 
-
-def execute(run, model):  # type: ignore[no-untyped-def]
-    """Run or resume the demo graph (LangGraph is imported only when a demo actually runs)."""
-    from agents.demo.graph import execute as execute_demo
-
-    return execute_demo(run, model)
-
-
-register_agent("demo", execute)
+register_agent("demo", "agents.demo.graph:execute")
 
 
 @run_app.command("demo")
@@ -29,10 +21,10 @@ register_agent("demo", execute)
 def demo(question: Annotated[Optional[str], typer.Option(help="The arithmetic question to answer.")] = None,
          step_delay: Annotated[Optional[float], typer.Option(
              "--step-delay", help="Seconds each node waits first (to watch or interrupt a run).")] = None,
-         *, options: RunOptions, json_path: Optional[Path]) -> None:
+         *, options: RunOptions, output: Output) -> None:
     """Answer an arithmetic question with one model call and one calculator call (offline without a model)."""
     from agents.demo.graph import DemoConfig
 
     config = load_config(DemoConfig, "demo", {"question": question, "step_delay_s": step_delay})
-    run, report = launch("demo", config, options, execute)
-    emit_report(report, json_path, run)
+    run, report = launch("demo", config, options)
+    output.report(report, run)

@@ -1,0 +1,1 @@
+"""The compression agent: chain prune / low-rank / quantise steps on a TinyLM, one checkpointed node per step."""
