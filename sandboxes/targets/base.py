@@ -152,6 +152,9 @@ class Target(ABC):
     """True when timings are simulated; every row then carries ``simulated: true``."""
     solution_language: str = ""
     """Short description of what a solution may contain, shown to agents (prompt text)."""
+    kernel_languages: tuple[str, ...] = ("native",)
+    """How solutions write kernels here, for the static allow-list: ``native`` (load_cpp / load_inline C++ and
+    CUDA), ``triton``, ``npu`` (the simulated kernel language)."""
 
     @abstractmethod
     def availability(self) -> Availability:

@@ -80,6 +80,7 @@ class GpuTarget(CpuTarget):
 
     name = "gpu"
     solution_language = SOLUTION_LANGUAGE
+    kernel_languages = ("native", "triton")
 
     def __init__(self, cache: BuildCache | None = None) -> None:
         self.builder = NvccBuilder("gpu", ["g++", "nvcc"], cache)

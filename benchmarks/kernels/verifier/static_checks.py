@@ -1,4 +1,8 @@
-"""Stage 1 of the verifier: run the static rule catalogue (plus the target's rules) over a solution."""
+"""Stage 1 of the verifier: the allow-list and the structural rules (plus the target's own) over a solution.
+
+Which kernel languages a solution may use (``native`` C++/CUDA, ``triton``, the ``npu`` language)
+comes from the target; without one, any of them.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +10,12 @@ import ast
 from functools import partial
 from typing import Sequence
 
-from benchmarks.kernels.verifier.static_rules import ALLOWED_IMPORTS, DEFAULT_RULES, imports_rule
+from benchmarks.kernels.verifier.static.check import allow_list_rule
+from benchmarks.kernels.verifier.static_rules import ALL_LANGUAGES, DEFAULT_RULES, allowed_imports, imports_rule
 from sandboxes.targets.base import StaticRule, Target, Violation
 
 MAX_REPORTED = 6
+ENTRY = "ModelNew"
 
 
 def check_solution(source: str, target: Target | None = None) -> list[Violation]:
@@ -18,12 +24,13 @@ def check_solution(source: str, target: Target | None = None) -> list[Violation]
         tree = ast.parse(source)
     except SyntaxError as error:
         return [Violation("syntax", error.lineno or 0, f"not valid Python: {error.msg}")]
-    rules: list[StaticRule] = [rule for rule in DEFAULT_RULES if rule is not imports_rule]
-    allowed = ALLOWED_IMPORTS + tuple(target.allowed_modules() if target else ())
-    rules.append(partial(imports_rule, allowed=allowed))
+    languages = tuple(target.kernel_languages) if target else ALL_LANGUAGES
+    allowed = allowed_imports(languages) + tuple(target.allowed_modules() if target else ())
+    rules: list[StaticRule] = [*DEFAULT_RULES, partial(imports_rule, allowed=allowed),
+                               partial(allow_list_rule, languages=languages)]
     rules += list(target.static_rules() if target else ())
     found = {v for rule in rules for v in rule(tree)}
-    if not any(isinstance(n, ast.ClassDef) and n.name == "ModelNew" for n in tree.body):
+    if not any(isinstance(n, ast.ClassDef) and n.name == ENTRY for n in tree.body):
         found.add(Violation("interface", 1, "the solution must define class ModelNew(nn.Module) at module level"))
     return sorted(found, key=lambda v: (v.line, v.rule, v.message))
 

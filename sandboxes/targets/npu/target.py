@@ -35,6 +35,7 @@ class NpuTarget(Target):
     name = "npu"
     simulated = True
     solution_language = LANGUAGE
+    kernel_languages = ("npu",)
 
     def __init__(self, chip: str | None = None) -> None:
         """``chip``: a chip name or TOML path; default ``$AGENT_NPU_CHIP``, else the 910B2 config."""
@@ -52,9 +53,6 @@ class NpuTarget(Target):
 
     def static_rules(self) -> Sequence[StaticRule]:
         return RULES
-
-    def allowed_modules(self) -> Sequence[str]:
-        return ("sandboxes.targets.npu.lang",)
 
     def build(self, spec: ExtensionSpec, sandbox: Sandbox) -> BuildOutcome:
         return BuildOutcome(ok=False, error=f"{spec.kind} build requested: the npu target runs no native code; "

@@ -1,0 +1,116 @@
+"""Device code: the bodies of Triton kernels and of NPU kernels (and everything only they reach).
+
+A kernel body may use its arguments and locals, the kernel language (``tl.*`` / the NPU language),
+``math``, module-level constants, the solution's own device functions and classes, and a few
+builtins. Nothing else reaches it: no torch, no module-level tensors or libraries, no introspection.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from typing import Iterator
+
+from benchmarks.kernels.verifier.static import allowlist as allow
+from benchmarks.kernels.verifier.static.analysis import Analysis
+from benchmarks.kernels.verifier.static.expressions import is_dunder
+from benchmarks.kernels.verifier.static.kinds import Tag
+
+LANGUAGE_PATHS = {"triton": ("triton.", "math."), "npu": (allow.NPU_LANG + ".", "math.")}
+MODULE_KINDS = frozenset({Tag.SCALAR, Tag.FUNC, Tag.CLASS, Tag.TRITON, Tag.NPU_KERNEL, Tag.PATH})
+"""Kinds of module-level names a kernel body may read."""
+
+
+class DeviceCheck:
+    """Checks the device units of one flavour (``triton`` or ``npu``)."""
+
+    def __init__(self, analysis: Analysis, flavour: str) -> None:
+        self.analysis = analysis
+        self.index = analysis.index
+        self.flavour = flavour
+
+    def flag(self, node: ast.AST, rule: str, message: str) -> None:
+        self.analysis.flag(node, rule, message)
+
+    def check(self, names: set[str]) -> None:
+        """Check every function of ``names`` and every method of its classes."""
+        for name in sorted(names):
+            units = [self.index.functions[name]] if name in self.index.functions else list(
+                self.index.methods(name).values())
+            for unit in units:
+                self.check_unit(unit)
+
+    def check_unit(self, function: ast.FunctionDef) -> None:
+        locals_ = {n.id for n in ast.walk(function) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        locals_ |= {a.arg for n in ast.walk(function) if isinstance(n, (ast.FunctionDef, ast.Lambda))
+                    for a in [*n.args.posonlyargs, *n.args.args, *n.args.kwonlyargs, n.args.vararg, n.args.kwarg] if a}
+        for node in _body_nodes(function):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in locals_:
+                self.name(node)
+            elif isinstance(node, ast.Attribute):
+                self.attribute(node)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                self.flag(node, "imports", "imports belong at module level")
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                self.flag(node, "not_allowed", "define helper functions and classes at module level")
+            elif isinstance(node, ast.Call):
+                self.mutation(node, locals_)
+
+    def name(self, node: ast.Name) -> None:
+        name = node.id
+        if is_dunder(name):
+            self.flag(node, "forbidden_attribute", f"{name} reaches interpreter internals; kernels may not use it")
+        elif name in self.index.functions or name in self.index.classes:
+            return
+        elif name in self.analysis.module_env or name in self.index.bindings:
+            kind = self.analysis.module_env.get(name)
+            if kind is None or kind.tag not in MODULE_KINDS:
+                self.flag(node, "not_allowed", f"{name} is a module-level {kind.tag.value if kind else 'value'}: a "
+                                               "kernel may only read constants, its arguments and the kernel language")
+        elif name in self.index.aliases:
+            path = self.index.aliases[name]
+            if not path.startswith(LANGUAGE_PATHS[self.flavour]) and path not in ("triton", "math"):
+                self.flag(node, "not_allowed", f"{path} cannot be used inside a {self.flavour} kernel: only the kernel "
+                                               "language, math and your own device code can")
+        elif name in allow.BANNED_BUILTINS:
+            self.flag(node, *allow.BANNED_BUILTINS[name])
+        elif name not in allow.DEVICE_BUILTINS and hasattr(builtins, name):
+            self.flag(node, "not_allowed", f"the builtin {name} may not be used inside a kernel")
+
+    def attribute(self, node: ast.Attribute) -> None:
+        attr = node.attr
+        if is_dunder(attr) or attr.startswith("_"):
+            self.flag(node, "forbidden_attribute", f"attribute {attr} reaches interpreter or simulator internals; "
+                                                   "use the kernel language")
+        elif self.index.resolve(node.value) is not None:
+            return
+        elif self.flavour == "npu" and attr in allow.NPU_RESERVED_ATTRIBUTES:
+            self.flag(node, "npu_internals", f"attribute {attr!r} is the raw buffer behind a GM address (simulator "
+                                             "internals); move data with DataCopy and rename an attribute of yours")
+        elif self.flavour == "triton" and attr not in allow.TRITON_TENSOR_ATTRIBUTES and not _on_dtype(node):
+            self.flag(node, "not_allowed", f"attribute {attr!r} of a Triton value is not on the allow-list "
+                                           "(tensor methods such as .to(), .dtype, .shape are)")
+
+    def mutation(self, node: ast.Call, locals_: set[str]) -> None:
+        func = node.func
+        if (isinstance(func, ast.Attribute) and func.attr in allow.MUTATORS and isinstance(func.value, ast.Name)
+                and func.value.id not in locals_ and func.value.id in self.index.bindings):
+            self.flag(node, "stateful", f"{func.value.id}.{func.attr}() changes module-level state from a kernel "
+                                        "(caches kept across calls are known hacks)")
+
+
+def _on_dtype(node: ast.Attribute) -> bool:
+    return isinstance(node.value, ast.Attribute) and node.value.attr in ("dtype", "type")
+
+
+def _body_nodes(function: ast.FunctionDef) -> Iterator[ast.AST]:
+    """Every node of the body and defaults (annotations are not evaluated by the kernel languages)."""
+    roots = [*function.body, *function.args.defaults, *(d for d in function.args.kw_defaults if d is not None)]
+    for root in roots:
+        yield from ast.walk(root)
+
+
+def check_device(analysis: Analysis) -> None:
+    """Run the device checks of every flavour the module uses (violations land on ``analysis``)."""
+    for flavour, names in analysis.device.items():
+        DeviceCheck(analysis, flavour).check(names)

@@ -1,0 +1,375 @@
+"""Expressions in host code: what each evaluates to (a :class:`Kind`) and whether it is allowed.
+
+Host code may call the solution's own kernels and helpers, allowed torch/triton/NPU functions, and
+tensor methods that query or view; it may do arithmetic and comparisons on plain numbers only. A
+value built from a tensor is never turned back into a Python number (no ``float(x)``, ``x.item()``).
+"""
+
+from __future__ import annotations
+
+import ast
+from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING
+
+from benchmarks.kernels.verifier.static import allowlist as allow
+from benchmarks.kernels.verifier.static.kinds import (NONE, SCALAR, TENSOR, UNKNOWN, Kind, Tag, element, join,
+                                                      join_all)
+from benchmarks.kernels.verifier.static.paths import Refused, init_call, language_of, path_call, path_value
+
+if TYPE_CHECKING:
+    from benchmarks.kernels.verifier.static.analysis import Analysis
+
+REFUSED = Kind(Tag.UNKNOWN, "refused")
+"""What a refused expression evaluates to: later uses of it are not reported again."""
+UNIDENTIFIED = "the checks cannot tell what this calls; call your kernel, an allowed torch function or your own helper by name"
+
+
+def is_dunder(name: str) -> bool:
+    """``__x__`` names, apart from the few a solution needs."""
+    return name.startswith("__") and name.endswith("__") and name not in allow.ALLOWED_DUNDERS
+
+
+def text(node: ast.AST, limit: int = 48) -> str:
+    """Source text of ``node`` for messages, shortened."""
+    source = ast.unparse(node)
+    return source if len(source) <= limit else source[:limit - 3] + "..."
+
+
+class ExpressionScope(ABC):
+    """Evaluates expressions of one function (or of the module) in context ``ctx``: module, init or host."""
+
+    def __init__(self, analysis: "Analysis", ctx: str, env: dict[str, Kind], local_names: set[str],
+                 cls: str | None = None, key: str | None = None) -> None:
+        self.analysis = analysis
+        self.ctx = ctx
+        self.env = env
+        self.local_names = local_names
+        self.cls = cls
+        self.key = key
+
+    def flag(self, node: ast.AST, rule: str, message: str) -> Kind:
+        """Report a violation at ``node`` and return :data:`REFUSED`."""
+        self.analysis.flag(node, rule, message)
+        return REFUSED
+
+    def eval(self, node: ast.AST) -> Kind:
+        """The kind of expression ``node`` (reporting whatever in it is not allowed)."""
+        method = getattr(self, "_" + type(node).__name__, None)
+        if method is None:
+            return self.flag(node, "not_allowed", f"{type(node).__name__} expressions are not allowed in a solution")
+        return method(node)
+
+    def scalar_only(self, kinds, node: ast.AST, what: str) -> bool:
+        """Report (unless in __init__) when any of ``kinds`` may be a tensor; True when all are plain data."""
+        bad = [k for k in kinds if k.tag is not Tag.SCALAR]
+        if not bad or self.ctx == "init":
+            return True
+        if REFUSED not in bad:
+            self.flag(node, "framework_compute", f"{text(node)} {what} a tensor (or a value that may be one): outside "
+                                                 "your kernel only plain numbers such as sizes may be computed on")
+        return False
+
+    def _Constant(self, node: ast.Constant) -> Kind:
+        return SCALAR
+
+    def _JoinedStr(self, node: ast.JoinedStr) -> Kind:
+        for value in node.values:
+            if isinstance(value, ast.FormattedValue):
+                self.scalar_only([self.eval(value.value)], value, "formats")
+        return SCALAR
+
+    def _Name(self, node: ast.Name) -> Kind:
+        if node.id in self.local_names:
+            kind = self.env.get(node.id, NONE)
+            return UNKNOWN if kind.tag is Tag.NONE and self.analysis.reporting else kind
+        return self.analysis.global_kind(node.id, node, self.ctx)
+
+    def path(self, path: str, node: ast.AST) -> Kind:
+        """:func:`path_value` with refusals reported at ``node``."""
+        language = language_of(path)
+        if language is not None and language not in self.analysis.languages:
+            return self.flag(node, "not_allowed", f"{path} belongs to {language} kernels, which this target does not "
+                                                  f"run (it takes {', '.join(self.analysis.languages)})")
+        try:
+            return path_value(path, self.ctx)
+        except Refused as refused:
+            return self.flag(node, refused.rule, refused.message)
+
+    def _Attribute(self, node: ast.Attribute) -> Kind:
+        base = self.eval(node.value)
+        if is_dunder(node.attr):
+            return self.dunder(node, base)
+        if base.tag is Tag.PATH:
+            return self.path(f"{base.name}.{node.attr}", node)
+        if base.tag in (Tag.SELF, Tag.OBJ, Tag.CLASS):
+            return self.analysis.member(base, node.attr, node, self)
+        if base.tag is Tag.LIB:
+            return Kind(Tag.KERNEL, node.attr)
+        if base.tag is Tag.LAYER:
+            return self.layer_attribute(node)
+        if base.tag is Tag.SCALAR:
+            return SCALAR
+        if base.tag in (Tag.TENSOR, Tag.UNKNOWN, Tag.NONE):
+            return self.tensor_attribute(node, base)
+        return self.flag(node, "not_allowed", f"{text(node)}: attributes of functions and kernels are not allowed")
+
+    def dunder(self, node: ast.Attribute, base: Kind) -> Kind:
+        if base.tag in (Tag.TENSOR, Tag.UNKNOWN, Tag.LAYER):
+            return self.flag(node, "framework_compute", f"{text(node)} is a tensor operator hook (framework compute): "
+                                                        "compute in your kernel")
+        return self.flag(node, "forbidden_attribute", f"attribute {node.attr} reaches interpreter internals (frames, "
+                                                      "globals, classes, operator hooks); solutions may not use it")
+
+    def layer_attribute(self, node: ast.Attribute) -> Kind:
+        if node.attr in allow.LAYER_ATTRIBUTES:
+            return TENSOR if node.attr in ("weight", "bias", "running_mean", "running_var") else SCALAR
+        return self.flag(node, "framework_compute", f"{text(node)}: an nn layer may only hold weights (read .weight, "
+                                                    ".bias and its settings); calling it runs the framework's op")
+
+    def tensor_attribute(self, node: ast.Attribute, base: Kind) -> Kind:
+        if node.attr in allow.TENSOR_DATA:
+            return SCALAR
+        if node.attr == "data":
+            return TENSOR
+        if base == REFUSED:
+            return REFUSED
+        return self.flag(node, "framework_compute", f"{text(node)}: the tensor attribute or method {node.attr!r} is not "
+                                                    "on the allow-list (only shape, dtype, device and views are)")
+
+    def _Call(self, node: ast.Call) -> Kind:
+        args = [self.argument(a) for a in node.args]
+        kwargs = {k.arg: self.argument(k.value) for k in node.keywords}
+        func = node.func
+        path = self.import_path(func)
+        if path and self.ctx == "init" and init_call(path):
+            return Kind(Tag.LAYER, path) if path.split(".")[-1] in allow.PARAMETRISED_LAYERS else TENSOR
+        if isinstance(func, ast.Attribute) and not is_dunder(func.attr):
+            return self.method_call(self.eval(func.value), node, args, kwargs)
+        return self.call(self.eval(func), node, args, kwargs)
+
+    def import_path(self, node: ast.AST) -> str | None:
+        """The imported dotted path ``node`` names, unless a local name hides the import."""
+        root = node
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if isinstance(root, ast.Name) and root.id in self.local_names:
+            return None
+        return self.analysis.index.resolve(node)
+
+    def argument(self, node: ast.AST) -> Kind:
+        """An argument's kind; a lambda may not be passed anywhere (it is only a Triton launch grid)."""
+        kind = self.eval(node)
+        if kind.tag is Tag.LAMBDA:
+            return self.flag(node, "not_allowed", "a lambda may only be a Triton launch grid (kernel[lambda meta: ...])")
+        return kind
+
+    def method_call(self, receiver: Kind, node: ast.Call, args: list[Kind], kwargs: dict) -> Kind:
+        attr = node.func.attr
+        tag = receiver.tag
+        if tag is Tag.PATH:
+            return self.call(self.path(f"{receiver.name}.{attr}", node.func), node, args, kwargs)
+        if tag in (Tag.SELF, Tag.OBJ, Tag.CLASS):
+            return self.call(self.analysis.member(receiver, attr, node.func, self), node, args, kwargs,
+                             bound=tag is not Tag.CLASS)
+        if tag is Tag.SUPER:
+            return SCALAR if attr == "__init__" else self.flag(node, "not_allowed", f"{text(node)}: only "
+                                                                                  "super().__init__() is allowed")
+        if tag is Tag.LIB:
+            return TENSOR
+        if tag is Tag.LAYER:
+            return self.layer_attribute(node.func)
+        if tag is Tag.SCALAR:
+            return self.scalar_method(node, args, kwargs)
+        if tag in (Tag.TENSOR, Tag.UNKNOWN, Tag.NONE):
+            return self.tensor_method(receiver, node)
+        return self.flag(node, "not_allowed", f"{text(node)}: {UNIDENTIFIED}")
+
+    def scalar_method(self, node: ast.Call, args: list[Kind], kwargs: dict) -> Kind:
+        if node.func.attr in allow.MUTATORS and self.ctx != "init":
+            return self.flag(node, "stateful", f"{text(node)} mutates a container: call counters and caches kept "
+                                               "across calls are known hacks")
+        self.scalar_only([*args, *kwargs.values()], node, "passes")
+        return SCALAR
+
+    def tensor_method(self, receiver: Kind, node: ast.Call) -> Kind:
+        attr = node.func.attr
+        if receiver == REFUSED:
+            return REFUSED
+        if self.ctx == "init" and attr not in allow.INIT_DENIED_METHODS and not attr.startswith("_"):
+            return SCALAR if attr in allow.TENSOR_QUERIES else TENSOR
+        if attr in allow.TENSOR_QUERIES:
+            return SCALAR
+        if attr in allow.TENSOR_VIEWS and self.ctx != "module":
+            return TENSOR
+        return self.flag(node, "framework_compute", f"{text(node)} calls the tensor method .{attr}(), framework "
+                                                    "compute: do it in your kernel (outside it tensors may only be "
+                                                    "viewed: .contiguous(), .view(), .reshape(), ...; and queried: "
+                                                    ".size(), .numel(), .stride(), ...)")
+
+    def call(self, callee: Kind, node: ast.Call, args: list[Kind], kwargs: dict, bound: bool = False) -> Kind:
+        """The kind of calling ``callee``."""
+        tag = callee.tag
+        if tag is Tag.PATH:
+            return self.path_call(callee.name, node, args, kwargs)
+        if tag is Tag.FUNC:
+            return self.analysis.call_function(callee.name, node, args, kwargs, bound)
+        if tag is Tag.CLASS:
+            return self.analysis.instantiate(callee.name, args, kwargs, node, self)
+        if tag is Tag.OBJ:
+            return self.analysis.call_object(callee.name, args, kwargs, node, self)
+        if tag is Tag.BUILTIN:
+            return self.builtin_call(callee.name, node, args, kwargs)
+        if tag in (Tag.KERNEL, Tag.LAUNCH):
+            return TENSOR
+        if callee == REFUSED:
+            return REFUSED
+        return self.flag(node, *self.bad_call(callee, node))
+
+    def bad_call(self, callee: Kind, node: ast.Call) -> tuple[str, str]:
+        if callee.tag is Tag.TRITON:
+            return "not_allowed", f"{text(node)}: launch a Triton kernel as kernel[grid](...)"
+        if callee.tag is Tag.NPU_KERNEL:
+            return "not_allowed", f"{text(node)}: launch an NPU kernel with launch(kernel, block_dim, ...)"
+        if callee.tag is Tag.LAMBDA:
+            return "not_allowed", "a lambda may only be a Triton launch grid, never called"
+        if callee.tag is Tag.LAYER:
+            return "framework_compute", (f"{text(node)} calls an nn layer, which runs the framework's op: a layer may "
+                                         "only hold weights; compute in your kernel")
+        return "not_allowed", f"{text(node)}: {UNIDENTIFIED}"
+
+    def path_call(self, path: str, node: ast.Call, args: list[Kind], kwargs: dict) -> Kind:
+        if path == f"{allow.NPU_LANG}.launch":
+            return self.npu_launch(node, args)
+        try:
+            return path_call(path, self.ctx, [*args, *kwargs.values()])
+        except Refused as refused:
+            return self.flag(node, refused.rule, refused.message)
+
+    def npu_launch(self, node: ast.Call, args: list[Kind]) -> Kind:
+        if not args or args[0].tag is not Tag.NPU_KERNEL:
+            return self.flag(node, "not_allowed", f"{text(node)}: launch() takes one of your @kernel functions first")
+        return SCALAR
+
+    def builtin_call(self, name: str, node: ast.Call, args: list[Kind], kwargs: dict) -> Kind:
+        values = [*args, *kwargs.values()]
+        if name == "super":
+            return Kind(Tag.SUPER)
+        if name.startswith("module.register_") and node.args and isinstance(node.args[0], ast.Constant):
+            self.analysis.assign_attribute(self.cls, str(node.args[0].value), TENSOR)
+        if name in ("len", "isinstance"):
+            return SCALAR
+        if name in allow.DATA_BUILTINS or name == "slice":
+            self.scalar_only(values, node, "converts or reduces")
+            return SCALAR
+        if name in ("tuple", "list", "frozenset", "dict", "enumerate", "zip"):
+            return join_all(element(v) for v in values)
+        return SCALAR
+
+    def _Subscript(self, node: ast.Subscript) -> Kind:
+        value = self.eval(node.value)
+        index = self.eval(node.slice)
+        if value.tag is Tag.TRITON:
+            return self.launch_grid(node, index)
+        if value.tag in (Tag.TENSOR, Tag.UNKNOWN, Tag.NONE):
+            if index.tag is not Tag.SCALAR and index != REFUSED and value != REFUSED:
+                self.flag(node, "framework_compute", f"{text(node)} indexes a tensor with a tensor (a gather or mask "
+                                                     "op): index inside your kernel")
+            return value
+        return SCALAR if value.tag in (Tag.SCALAR, Tag.PATH) else UNKNOWN
+
+    def launch_grid(self, node: ast.Subscript, grid: Kind) -> Kind:
+        if grid.tag is Tag.LAMBDA:
+            self.analysis.grid_lambda(int(grid.name))
+        elif grid.tag is not Tag.SCALAR and grid != REFUSED:
+            self.flag(node, "not_allowed", f"{text(node)}: a launch grid is a tuple of sizes or lambda meta: (...)")
+        return Kind(Tag.LAUNCH)
+
+    def _Slice(self, node: ast.Slice) -> Kind:
+        parts = [self.eval(p) for p in (node.lower, node.upper, node.step) if p is not None]
+        return SCALAR if self.scalar_only(parts, node, "slices with") else REFUSED
+
+    def _BinOp(self, node: ast.BinOp) -> Kind:
+        left, right = self.eval(node.left), self.eval(node.right)
+        if left.tag is Tag.SCALAR and right.tag is Tag.SCALAR:
+            return SCALAR
+        if self.ctx == "init" and left.is_data and right.is_data:
+            return TENSOR if Tag.TENSOR in (left.tag, right.tag) else UNKNOWN
+        if REFUSED in (left, right):
+            return REFUSED
+        return self.flag(node, "framework_compute", f"{text(node)}: arithmetic ({type(node.op).__name__}) on a tensor "
+                                                    "(or a value that may be one) is framework compute; outside your "
+                                                    "kernel only plain integer arithmetic on sizes is allowed")
+
+    def _UnaryOp(self, node: ast.UnaryOp) -> Kind:
+        operand = self.eval(node.operand)
+        if isinstance(node.op, ast.Not) or operand.tag is Tag.SCALAR:
+            return SCALAR
+        if (self.ctx == "init" and operand.is_data) or operand == REFUSED:
+            return operand
+        return self.flag(node, "framework_compute", f"{text(node)}: {type(node.op).__name__} of a tensor is "
+                                                    "framework compute; do it in your kernel")
+
+    def _Compare(self, node: ast.Compare) -> Kind:
+        kinds = [self.eval(node.left), *(self.eval(c) for c in node.comparators)]
+        if all(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops):
+            return SCALAR
+        self.scalar_only(kinds, node, "compares")
+        return SCALAR
+
+    def _BoolOp(self, node: ast.BoolOp) -> Kind:
+        return join_all(self.eval(v) for v in node.values)
+
+    def _IfExp(self, node: ast.IfExp) -> Kind:
+        self.eval(node.test)
+        return join(self.eval(node.body), self.eval(node.orelse))
+
+    def _Lambda(self, node: ast.Lambda) -> Kind:
+        return self.analysis.lambda_kind(node, self)
+
+    def items(self, nodes) -> Kind:
+        kinds = []
+        for item in nodes:
+            kind = element(self.eval(item.value)) if isinstance(item, ast.Starred) else self.eval(item)
+            if kind.tag is Tag.LAMBDA:
+                kind = self.flag(item, "not_allowed", "a lambda may only be a Triton launch grid")
+            kinds.append(kind)
+        return join_all(kinds)
+
+    def _Tuple(self, node: ast.Tuple) -> Kind:
+        return self.items(node.elts)
+
+    _List = _Set = _Tuple
+
+    def _Dict(self, node: ast.Dict) -> Kind:
+        return self.items([k for k in node.keys if k is not None] + node.values)
+
+    def _Starred(self, node: ast.Starred) -> Kind:
+        return self.eval(node.value)
+
+    def comprehension(self, generators, *elements) -> Kind:
+        for generator in generators:
+            self.bind_loop(generator.target, generator.iter)
+            for condition in generator.ifs:
+                self.eval(condition)
+        return join_all(self.eval(e) for e in elements)
+
+    def _ListComp(self, node) -> Kind:
+        return self.comprehension(node.generators, node.elt)
+
+    _SetComp = _GeneratorExp = _ListComp
+
+    def _DictComp(self, node: ast.DictComp) -> Kind:
+        return self.comprehension(node.generators, node.key, node.value)
+
+    def _NamedExpr(self, node: ast.NamedExpr) -> Kind:
+        kind = self.eval(node.value)
+        self.bind(node.target, kind, node.value)
+        return kind
+
+    @abstractmethod
+    def bind(self, target: ast.AST, kind: Kind, value: ast.AST | None) -> None:
+        """Assignment of ``kind`` to ``target`` (the statement scope implements every target form)."""
+
+    @abstractmethod
+    def bind_loop(self, target: ast.AST, iterable: ast.AST) -> None:
+        """Bind a loop or comprehension target from its iterable."""
