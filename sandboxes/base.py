@@ -37,7 +37,9 @@ class Limits(Config):
     gpu: bool = False
     """Expose the host's accelerator device nodes (NVIDIA, Ascend) to the command."""
     collect_bytes: int = 64 * 1024 * 1024
-    """Cap on the total size of the files read back through ``collect``."""
+    """Cap on the total size of the files read back through ``collect`` (each is sized before it is read)."""
+    collect_files: int = 1000
+    """Cap on the number of files read back through ``collect``; reading them counts against ``wall_s``."""
 
 
 @dataclass
@@ -47,7 +49,9 @@ class RunResult:
     ``returncode`` is 128 + N when a signal N ended the command (137 for the kill at a limit).
     ``timed_out``: wall limit; ``cpu_exceeded``: CPU limit; ``oom_killed``: memory limit; ``disk_full``: the
     work dir reached ``disk_mb``. ``files`` holds the collected files; ``notes`` what the backend could not
-    do or skipped (e.g. a symlink not followed on collect).
+    do or skipped (e.g. a symlink not followed on collect). ``sandbox_error`` is set when the sandbox itself
+    failed (its runner died, hung, was stopped or answered out of step): nothing the command did is known,
+    and the record must not be read as the command's outcome.
     """
 
     returncode: int
@@ -65,10 +69,12 @@ class RunResult:
     cpu_exceeded: bool = False
     disk_full: bool = False
     notes: list[str] = field(default_factory=list)
+    sandbox_error: str = ""
 
     @property
     def ok(self) -> bool:
-        return self.returncode == 0 and not (self.timed_out or self.oom_killed or self.cpu_exceeded)
+        failed = self.timed_out or self.oom_killed or self.cpu_exceeded or self.sandbox_error
+        return self.returncode == 0 and not failed
 
 
 class SandboxSession(Protocol):
