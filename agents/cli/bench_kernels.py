@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated, Optional
 
 import typer
@@ -9,7 +10,8 @@ import typer
 from benchmarks.kernels.verifier.harness import EvalConfig
 from benchmarks.kernels.plot import speedup_plot
 from benchmarks.kernels.verifier.runner.persistent import VerifierPool
-from benchmarks.kernels.suite import build_report, default_jobs, pair_solutions, run_pairs, solutions_dir
+from benchmarks.kernels.kernelbench import ShapeScaling
+from benchmarks.kernels.suite import Matching, build_report, default_jobs, pair_solutions, run_pairs, solutions_dir
 from benchmarks.kernels.tasks import load_tasks
 from benchmarks.kernels.throughput import measure_throughput
 from benchmarks.report import Report
@@ -18,6 +20,8 @@ from sandboxes.targets.base import Target
 from sandboxes.targets.registry import TARGETS, get_target
 
 from agents.cli.groups import bench_app
+from agents.cli.kernel_options import (MaxInputOption, MemoryMbOption, ShapeScaleOption, TimeoutOption,
+                                       sandbox_limits)
 from agents.cli.output import Output, with_output
 from agents.runtime.progress import Progress
 from agents.runtime.run import Run
@@ -43,17 +47,26 @@ def bench_kernels(
     persistent: Annotated[bool, typer.Option(help="Verify through long-lived trusted runners (one per job) "
                                                   "instead of a fresh sandboxed runner per solution.")]
     = False,
+    shape_scale: ShapeScaleOption = None,
+    max_input_mb: MaxInputOption = None,
+    memory_mb: MemoryMbOption = None,
+    timeout: TimeoutOption = None,
     *, output: Output,
 ) -> None:
     """Verify and time kernel solutions; rows task, status, correct, reason, speedup, runtime_ms, reference_ms."""
     from sandboxes.select import get_sandbox
 
     chosen = get_target(target)
-    task_list = load_tasks(tasks)
-    pairs, missing = pair_solutions(task_list, solutions_dir(solutions, target))
+    skipped: list = []
+    task_list = load_tasks(tasks, ShapeScaling(scale=shape_scale, max_input_mb=max_input_mb), skipped)
+    matching = pair_solutions(task_list, solutions_dir(solutions, target))
+    for line in [s.warning for s in skipped] + matching.warnings():
+        print(line, file=sys.stderr)
+    pairs = matching.pairs
     if not pairs:
         raise UserError(f"no solution in {solutions} matches the tasks {tasks}")
-    config = EvalConfig(trials=trials, threads=threads, timing_budget_s=timing_budget)
+    config = EvalConfig(trials=trials, threads=threads, timing_budget_s=timing_budget,
+                        **sandbox_limits(memory_mb, timeout))
     jobs = jobs or default_jobs(threads)
     box = get_sandbox(sandbox)
     run = Run.create("bench-kernels", {"target": target, "tasks": tasks, "solutions": solutions, "jobs": jobs,
@@ -63,14 +76,15 @@ def bench_kernels(
         if throughput:
             report = measure_throughput(pairs, lambda: get_target(target), box, config, jobs)
         else:
-            report = _evaluate_all(pairs, missing, chosen, box, config, jobs, run, f"{solutions} on {target}",
-                                   pool if persistent else None)
+            report = _evaluate_all(matching, chosen, box, config, jobs, run, f"{solutions} on {target}",
+                                   pool if persistent else None, skipped)
         run.write_report(report)
     output.report(report, run)
 
 
-def _evaluate_all(pairs, missing, target: Target, box, config: EvalConfig, jobs: int, run: Run, title: str,
-                  runner: VerifierPool | None) -> Report:
+def _evaluate_all(matching: Matching, target: Target, box, config: EvalConfig, jobs: int, run: Run, title: str,
+                  runner: VerifierPool | None, skipped: list) -> Report:
+    pairs = matching.pairs
     with Progress(f"kernels on {target.name}", total=len(pairs)) as progress:
         def on_result(done, pair, result) -> None:
             """Log each verdict to the run and advance the progress bar."""
@@ -79,7 +93,8 @@ def _evaluate_all(pairs, missing, target: Target, box, config: EvalConfig, jobs:
             progress.update(step=done, best=f"{pair.label}: {result.status.value}")
 
         results = run_pairs(pairs, target, sandbox=box, config=config, jobs=jobs, on_result=on_result, runner=runner)
-    report = build_report(pairs, results, target, missing, title)
+    report = build_report(pairs, results, target, matching.missing, title, unmatched=matching.unmatched,
+                          skipped=skipped)
     if runner is not None:
         report.summary["persistent_servers_started"] = runner.servers_started
     plot = speedup_plot(results, [p.label for p in pairs], run.artifacts / "speedup.png", title)

@@ -1,5 +1,6 @@
-"""The npu reference solutions: every built-in task whose reference is one template operator (or a
-fusion of several, see ``templates.fusion``) gets the rendered template as its solution.
+"""The npu reference solutions: every built-in task whose reference is one template operator (a
+fusion of several, see ``templates.fusion``, or a whole-graph pattern, see ``templates.select``) gets
+the rendered template as its solution.
 
 They are rendered on demand into the kernel cache, keyed by the templates and tasks they come from,
 so they never drift from the operator library. ``python -m benchmarks.kernels.npu_references --out DIR``
@@ -11,32 +12,29 @@ import argparse
 import hashlib
 import os
 import shutil
-import types
 from pathlib import Path
 
-import torch
-
+from benchmarks.kernels.kernelbench import host_instance
+from benchmarks.kernels.meta import MetaError
 import sandboxes.targets.npu.templates as templates_package
 from sandboxes.targets.cache import default_cache_root
 from sandboxes.targets.npu.templates import render_solution
-from sandboxes.targets.npu.templates.fusion import fuse
 from sandboxes.targets.npu.templates.ops import OpSpec
-from sandboxes.targets.npu.templates.recognize import recognise
+from sandboxes.targets.npu.templates.select import single_operator
 
 BUILTIN_SELECTOR = "builtin:L1+builtin:L2"
 
 
 def task_operator(task_source: str) -> OpSpec | str:
-    """The single template operator (or fusion of operators) of a task, or why there is none."""
-    module = types.ModuleType("npu_task")
-    exec(compile(task_source, "task.py", "exec"), module.__dict__)
-    torch.manual_seed(0)
-    graph = recognise(module.Model(*module.get_init_inputs()), module.get_inputs())
-    if graph.unsupported:
-        return graph.unsupported
-    if len(graph.ops) == 1:
-        return graph.ops[0][1]
-    return fuse(graph) or f"{len(graph.ops)} operators that no single template (or fusion of them) covers"
+    """The single template operator (or fusion of operators) of a task, or why there is none.
+
+    The task runs on the meta device: shapes only, so a task with GiBs of inputs costs the host nothing
+    (see ``kernelbench.host_instance`` for the small tasks that need real data to be built)."""
+    try:
+        model, inputs = host_instance(task_source)
+    except MetaError as error:
+        return str(error)
+    return single_operator(model, inputs)
 
 
 def solution_for(task_source: str, params: dict | None = None) -> str | None:

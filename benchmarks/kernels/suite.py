@@ -1,7 +1,9 @@
 """Running a solution set against tasks in parallel: pairing files to tasks, rows and the report.
 
 Solution files are named ``<level>__<task>.py``, ``<level>__<task>__<variant>.py`` or ``<task>.py``.
-``builtin:reference`` and ``builtin:adversarial`` name the sets shipped here.
+Task names may themselves contain ``__`` or end in ``_`` (KernelBench's
+``50_conv_standard_2D__square_input__square_kernel``), so a file is matched against the task names,
+longest first, never split at ``__``. ``builtin:reference`` and ``builtin:adversarial`` name the sets shipped here.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from benchmarks.kernels.verifier.harness import EvalConfig, evaluate_file
 from benchmarks.kernels.metrics import summarize
 from benchmarks.kernels.verifier.result import KernelResult
 from benchmarks.kernels.verifier.runner.persistent import TrustedRunner
-from benchmarks.kernels.tasks import KernelTask
+from benchmarks.kernels.tasks import KernelTask, SkippedTask
 from benchmarks.report import Report
 from sandboxes.base import Sandbox
 from sandboxes.errors import UserError
@@ -60,18 +62,46 @@ def solutions_dir(spec: str, target: str) -> Path:
     return folder
 
 
-def pair_solutions(tasks: Sequence[KernelTask], folder: Path) -> tuple[list[Pairing], list[KernelTask]]:
-    """Match solution files to tasks; returns the pairs and the tasks that have no solution."""
-    by_name: dict[str, list[KernelTask]] = {}
-    for task in tasks:
-        by_name.setdefault(task.name, []).append(task)
+@dataclass
+class Matching:
+    """Which solution files go with which tasks, and what pairs with nothing."""
+
+    pairs: list[Pairing]
+    missing: list[KernelTask]
+    """Tasks without a solution file."""
+    unmatched: list[Path]
+    """Solution files that name no task."""
+
+    def warnings(self) -> list[str]:
+        """One line per solution without a task, one for the tasks without a solution."""
+        lines = [f"warning: solution {path.name} pairs with no task" for path in self.unmatched]
+        if self.missing:
+            names = ", ".join(t.qualified_name for t in self.missing[:8]) + (", ..." if len(self.missing) > 8 else "")
+            lines.append(f"warning: {len(self.missing)} task(s) have no solution: {names}")
+        return lines
+
+
+def pair_solutions(tasks: Sequence[KernelTask], folder: Path) -> Matching:
+    """Match solution files to tasks by name (see the module docstring)."""
     pairs: list[Pairing] = []
+    unmatched: list[Path] = []
     for path in sorted(folder.glob("*.py")):
-        parts = path.stem.split("__")
-        level, name = (parts[0], parts[1]) if len(parts) >= 2 else (None, parts[0])
-        pairs += [Pairing(t, path) for t in by_name.get(name, []) if level is None or t.level == level]
+        chosen = solution_tasks(path.stem, tasks)
+        pairs += [Pairing(task, path) for task in chosen]
+        if not chosen:
+            unmatched.append(path)
     solved = {p.task.qualified_name for p in pairs}
-    return pairs, [t for t in tasks if t.qualified_name not in solved]
+    return Matching(pairs, [t for t in tasks if t.qualified_name not in solved], unmatched)
+
+
+def solution_tasks(stem: str, tasks: Sequence[KernelTask]) -> list[KernelTask]:
+    """The tasks a solution file stem names: ``<task>``, ``<level>__<task>`` or ``<level>__<task>__<variant>``;
+    where several task names fit, the longest wins (``L1__a__b`` is task ``a__b``, not ``a`` variant ``b``)."""
+    scored = [(len(task.name), task) for task in tasks
+              if stem == task.name or stem == f"{task.level}__{task.name}"
+              or stem.startswith(f"{task.level}__{task.name}__")]
+    longest = max((score for score, _ in scored), default=0)
+    return [task for score, task in scored if score == longest]
 
 
 def default_jobs(threads: int = 1) -> int:
@@ -103,15 +133,25 @@ TABLE_COLUMNS = ("task", "solution", "status", "speedup", "runtime_ms", "referen
 
 
 def build_report(pairs: Sequence[Pairing], results: Sequence[KernelResult], target: Target,
-                 missing: Sequence[KernelTask], title: str) -> Report:
-    """Rows (task, solution, status, correct, reason, speedup, runtime_ms, reference_ms, ...) and the summary."""
+                 missing: Sequence[KernelTask], title: str, *, unmatched: Sequence[Path] = (),
+                 skipped: Sequence[SkippedTask] = ()) -> Report:
+    """Rows (task, solution, status, correct, reason, speedup, runtime_ms, reference_ms, ..., shapes when
+    scaled) and the summary, which lists solutions and task files that paired with nothing."""
     rows = []
     for pair, result in zip(pairs, results):
         row = result.to_row()
-        rows.append({"task": row.pop("task"), "solution": pair.label, **row})
+        rows.append({"task": row.pop("task"), "solution": pair.label, **row}
+                    | ({"shapes": pair.task.shapes} if pair.task.shapes else {}))
     summary = {"target": target.name, "baseline": target.runner_settings().baseline, **summarize(results)}
     if target.simulated:
         summary["simulated"] = True
     if missing:
         summary["tasks_without_solution"] = len(missing)
+    if unmatched:
+        summary["solutions_without_task"] = [path.name for path in unmatched]
+    if skipped:
+        summary["skipped_task_files"] = {s.path.name: s.reason for s in skipped}
+    scaled = len({pair.task.qualified_name for pair in pairs if pair.task.shapes.startswith("scaled")})
+    if scaled:
+        summary["shape_scaled_tasks"] = scaled
     return Report(summary=summary, rows=rows, title=title, columns=list(TABLE_COLUMNS))

@@ -3,6 +3,9 @@
 A task is a Python file with ``class Model(nn.Module)``, module-level shape constants,
 ``get_inputs()`` and ``get_init_inputs()``. Optional extras understood here:
 ``GPU_SHAPES = {"name": value}`` (larger shapes used on a real GPU) and ``ATOL``/``RTOL``.
+
+In a folder, a malformed file is skipped (``load_tasks(..., skipped=[])`` collects it with the reason)
+and the others load; ``scaling`` shrinks every task's sizes (see ``benchmarks.kernels.kernelbench``).
 """
 
 from __future__ import annotations
@@ -11,8 +14,12 @@ import ast
 import fnmatch
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sandboxes.errors import UserError
+
+if TYPE_CHECKING:
+    from benchmarks.kernels.kernelbench import ShapeScaling
 
 BUILTIN_ROOT = Path(__file__).parent / "builtin"
 BUILTIN_LEVELS = ("L1", "L2")
@@ -29,6 +36,8 @@ class KernelTask:
     """Suite level such as ``L1``/``L2``, or the parent folder's name for external tasks."""
     path: Path
     source: str
+    shapes: str = ""
+    """How shape scaling changed the source (``benchmarks.kernels.kernelbench``); empty when it did not run."""
 
     @property
     def qualified_name(self) -> str:
@@ -40,6 +49,19 @@ class KernelTask:
         """The module docstring (first line), used in prompts and tables."""
         doc = ast.get_docstring(ast.parse(self.source)) or ""
         return doc.strip().splitlines()[0] if doc.strip() else self.name
+
+
+@dataclass(frozen=True)
+class SkippedTask:
+    """A file in a task folder that is not a loadable task."""
+
+    path: Path
+    reason: str
+
+    @property
+    def warning(self) -> str:
+        """One line for the user."""
+        return f"warning: skipped {self.path.name}: {self.reason}"
 
 
 def load_task(path: str | Path, level: str | None = None) -> KernelTask:
@@ -66,20 +88,28 @@ def builtin_task_names(level: str) -> list[str]:
     return sorted(_task_name(p) for p in (BUILTIN_ROOT / level).glob("*.py") if not p.name.startswith("_"))
 
 
-def load_tasks(selector: str) -> list[KernelTask]:
+def load_tasks(selector: str, scaling: "ShapeScaling | None" = None,
+               skipped: list[SkippedTask] | None = None) -> list[KernelTask]:
     """Tasks for a selector: ``builtin``, ``builtin:L1``, ``builtin:L1:relu,soft*``, a directory or a file.
 
-    Several selectors may be joined with ``+`` (``builtin:L1:relu+builtin:L2``).
+    Several selectors may be joined with ``+`` (``builtin:L1:relu+builtin:L2``). Malformed files in a
+    folder are left out and appended to ``skipped``; ``scaling`` shrinks each task's shapes.
     """
     tasks: list[KernelTask] = []
+    left_out = skipped if skipped is not None else []
     for part in selector.split("+"):
-        tasks += _load_one_selector(part.strip())
+        tasks += _load_one_selector(part.strip(), left_out)
     if not tasks:
-        raise UserError(f"no tasks match {selector!r}")
+        reasons = "; ".join(f"{s.path.name}: {s.reason}" for s in left_out[:3])
+        raise UserError(f"no tasks match {selector!r}" + (f" (skipped {reasons})" if reasons else ""))
+    if scaling is not None and scaling.active:
+        from benchmarks.kernels.kernelbench import scale_task
+
+        tasks = [scale_task(task, scaling) for task in tasks]
     return tasks
 
 
-def _load_one_selector(selector: str) -> list[KernelTask]:
+def _load_one_selector(selector: str, skipped: list[SkippedTask]) -> list[KernelTask]:
     if selector == "builtin" or selector.startswith("builtin:"):
         parts = selector.split(":", 2)
         levels = [parts[1]] if len(parts) > 1 and parts[1] else list(BUILTIN_LEVELS)
@@ -87,16 +117,22 @@ def _load_one_selector(selector: str) -> list[KernelTask]:
         return [load_task(BUILTIN_ROOT / level / f"{name}.py", level)
                 for level in levels for name in _select(builtin_task_names(level), patterns, selector)]
     path, _, pattern_text = selector.partition("::")
-    return _load_path(Path(path).expanduser(), pattern_text.split(",") if pattern_text else ["*"])
+    return _load_path(Path(path).expanduser(), pattern_text.split(",") if pattern_text else ["*"], skipped)
 
 
-def _load_path(path: Path, patterns: list[str]) -> list[KernelTask]:
+def _load_path(path: Path, patterns: list[str], skipped: list[SkippedTask]) -> list[KernelTask]:
     if path.is_file():
         return [load_task(path)]
     if not path.is_dir():
         raise UserError(f"task path {path} does not exist (use builtin:L1, builtin:L2 or a KernelBench folder)")
     files = {_task_name(p): p for p in sorted(path.glob("*.py")) if not p.name.startswith("_")}
-    return [load_task(files[name]) for name in _select(sorted(files), patterns, str(path))]
+    tasks = []
+    for name in _select(sorted(files), patterns, str(path)):
+        try:
+            tasks.append(load_task(files[name]))
+        except UserError as error:
+            skipped.append(SkippedTask(files[name], str(error)))
+    return tasks
 
 
 def _select(names: list[str], patterns: list[str], selector: str) -> list[str]:

@@ -18,7 +18,7 @@ from sandboxes.targets.npu.launch import capture
 from sandboxes.targets.npu.profile import Profile
 from sandboxes.targets.npu.templates import render_kernel
 from sandboxes.targets.npu.templates.ops import OpSpec
-from sandboxes.targets.npu.templates.recognize import recognise
+from sandboxes.targets.npu.templates.select import operator_graph
 
 
 @dataclass
@@ -46,11 +46,11 @@ def host_function(spec: OpSpec):
 
 def run_eager(model: torch.nn.Module, inputs: list, chip: ChipConfig | None = None) -> EagerRun:
     """Run ``model``'s operators one kernel each on the simulated chip."""
-    graph = recognise(model, inputs)
+    graph = operator_graph(model, inputs)
     if graph.unsupported or not graph.ops:
         return EagerRun(None, None, graph.unsupported or "the reference has no operators")
     forward_args = [n for n in torch.fx.symbolic_trace(model).graph.nodes if n.op == "placeholder"]
-    values: dict[str, object] = {node.name: value for node, value in zip(forward_args, inputs)}
+    values: dict[str, object] = {str(node.target): value for node, value in zip(forward_args, inputs)}
     with torch.no_grad(), capture(chip) as launches:
         for name, spec in graph.ops:
             args = [_value(model, values, arg) for arg in spec.args]
@@ -65,6 +65,8 @@ def _call(spec: OpSpec, args: list, kwargs: dict):
         return run(args[0], kwargs.get("weight"), kwargs.get("bias"))
     if spec.family == "matmul":
         return run(args[0], args[1], transpose_b=spec.attrs.get("transpose_b", False))
+    if spec.attrs.get("scalar"):
+        return run(*args, s=kwargs["scalar"])
     return run(*args)
 
 
@@ -75,4 +77,4 @@ def _value(model, values: dict, expression: str):
 
 
 def _attr_values(model, values: dict, spec: OpSpec) -> dict:
-    return {key: _value(model, values, spec.attrs[key]) for key in ("weight", "bias") if key in spec.attrs}
+    return {key: _value(model, values, spec.attrs[key]) for key in ("weight", "bias", "scalar") if key in spec.attrs}

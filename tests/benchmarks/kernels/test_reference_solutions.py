@@ -12,7 +12,7 @@ from benchmarks.kernels.tasks import load_tasks
 
 @pytest.mark.slow
 def test_every_cpu_reference_solution_is_correct(cpu_target, sandbox, quick):
-    pairs, _ = pair_solutions(load_tasks("builtin"), solutions_dir("builtin:reference", "cpu"))
+    pairs = pair_solutions(load_tasks("builtin"), solutions_dir("builtin:reference", "cpu")).pairs
     results = run_pairs(pairs, cpu_target, sandbox=sandbox, config=quick, jobs=default_jobs())
     failures = {p.label: r.reason for p, r in zip(pairs, results) if not r.correct}
     assert failures == {} and len(results) >= 10

@@ -23,7 +23,7 @@ def test_fresh_cache_is_visible_then_removed_and_env_restored(monkeypatch):
 
 def test_report_has_cold_warm_and_persistent_rows(tmp_path, sandbox, quick):
     (tmp_path / "L1__relu.py").write_text("import os\n")
-    pairs, _ = pair_solutions(load_tasks("builtin:L1:relu"), tmp_path)
+    pairs = pair_solutions(load_tasks("builtin:L1:relu"), tmp_path).pairs
     report = measure_throughput(pairs, CpuTarget, sandbox, quick, jobs=1)
     assert [row["phase"] for row in report.rows] == ["cold cache", "warm cache", "warm cache, persistent runner"]
     assert report.summary["cold_solutions_per_minute"] > 0 and report.summary["warm_over_cold"] > 0

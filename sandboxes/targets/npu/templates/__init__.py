@@ -122,7 +122,7 @@ def render_solution(task_source: str, spec: OpSpec, params: dict | None = None) 
     model = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Model")
     methods = {n.name: n for n in model.body if isinstance(n, ast.FunctionDef)}
     init, forward = methods["__init__"], methods["forward"]
-    init_text = _inline_helpers(tree, init) or _dedent(ast.get_source_segment(task_source, init))
+    init_text = _plain_super(_inline_helpers(tree, init) or _dedent(ast.get_source_segment(task_source, init)))
     init_text = init_text.replace(".eval()", ".train(False)")  # the same mode; the static checks refuse eval()
     init_source = "\n".join("    " + line for line in init_text.splitlines())
     args = ", ".join(a.arg for a in forward.args.args)
@@ -130,6 +130,19 @@ def render_solution(task_source: str, spec: OpSpec, params: dict | None = None) 
              f'    """{spec.op} on the simulated NPU."""', "", init_source, "",
              f"    def forward({args}):", f"        return {spec.host_call()}", ""]
     return render_kernel(spec, params) + "\n".join(lines)
+
+
+def _plain_super(init_text: str) -> str:
+    """``super(Model, self).__init__()`` (KernelBench's spelling) as ``super().__init__()``: the copied
+    constructor belongs to ``ModelNew``, and naming the reference class reads as using the reference."""
+    function = ast.parse(init_text).body[0]
+    calls = [n for n in ast.walk(function) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+             and n.func.id == "super" and n.args]
+    if not calls:
+        return init_text
+    for call in calls:
+        call.args = []
+    return ast.unparse(function)
 
 
 def _inline_helpers(tree: ast.Module, init: ast.FunctionDef) -> str | None:

@@ -102,7 +102,8 @@ class OpSpec:
     def host_call(self) -> str:
         """The call of the template's host function that computes this operator."""
         if self.family == "elementwise":
-            return f"run_elementwise({', '.join(self.args)})"
+            scalar = [f"s={self.attrs['scalar']}"] if self.attrs.get("scalar") else []
+            return f"run_elementwise({', '.join(self.args + scalar)})"
         if self.family == "norm":
             weight, bias = self.attrs.get("weight", "None"), self.attrs.get("bias", "None")
             return f"run_norm({', '.join([self.args[0], weight, bias] + self.args[1:])})"
@@ -113,7 +114,7 @@ class OpSpec:
     def template_values(self) -> dict[str, str]:
         """Family-specific placeholders of the template text."""
         if self.family == "elementwise":
-            inputs, code = (len(self.args), chain_code(self.attrs["stages"])) if "stages" in self.attrs else (
+            inputs, code = (len(self.args), self._code()) if {"stages", "code"} & set(self.attrs) else (
                 ELEMENTWISE[self.op][0], ELEMENTWISE[self.op][1].format(**self.attrs))
             return {"INPUTS": str(inputs), "COMPUTE": "\n".join("    " + line for line in code.splitlines())}
         if self.family == "row_reduce":
@@ -155,8 +156,12 @@ class OpSpec:
         return {"PROLOGUE": str(first is not None), "PROLOGUE_CODE": "    " + code, "STAGES": str(bool(stages)),
                 "COMPUTE": "\n".join("    " + line for line in (chain_code(stages) if stages else "pass").splitlines())}
 
+    def _code(self) -> str:
+        """The vector code of fused stages, or of a compiled element-wise expression."""
+        return self.attrs["code"] if "code" in self.attrs else chain_code(self.attrs["stages"])
+
     def _full_reduce_values(self) -> dict[str, str]:
-        stages = self.attrs.get("stages", [])
-        code = chain_code(stages) if stages else "pass"
-        return {"INPUTS": str(len(self.args)), "PROLOGUE": str(bool(stages)), "REDUCE": self.attrs["reduce"],
+        prologue = bool(self.attrs.get("stages") or self.attrs.get("code"))
+        code = self._code() if prologue else "pass"
+        return {"INPUTS": str(len(self.args)), "PROLOGUE": str(prologue), "REDUCE": self.attrs["reduce"],
                 "COMPUTE": "\n".join("    " + line for line in code.splitlines())}

@@ -33,12 +33,18 @@ class Graph:
 
 def recognise(model: torch.nn.Module, inputs: list) -> Graph:
     """The template operators of ``model`` run on ``inputs``; ``unsupported`` says what is missing."""
+    gm = traced(model, inputs)
+    return Graph(unsupported=gm) if isinstance(gm, str) else _Reader(gm).read()
+
+
+def traced(model: torch.nn.Module, inputs: list) -> torch.fx.GraphModule | str:
+    """``model`` traced by torch.fx with every node's shape and dtype, or why it cannot be traced."""
     try:
         gm = torch.fx.symbolic_trace(model)
         ShapeProp(gm).propagate(*inputs)
     except Exception as error:  # tracing arbitrary user models can fail in many ways
-        return Graph(unsupported=f"cannot trace the reference: {type(error).__name__}: {error}")
-    return _Reader(gm).read()
+        return f"cannot trace the reference: {type(error).__name__}: {error}"
+    return gm
 
 
 class _Reader:
@@ -58,7 +64,7 @@ class _Reader:
             start = nodes.index(last) + 1
         for node in nodes[start:]:
             if node.op == "placeholder":
-                self.names[node] = node.name
+                self.names[node] = str(node.target)  # the argument as forward spells it (fx snake-cases names)
             elif node.op == "get_attr":
                 self.names[node] = f"self.{node.target}"
             elif node.op == "output":
@@ -253,4 +259,4 @@ def _rms_pattern(nodes: list[torch.fx.Node]) -> tuple[torch.fx.Node, OpSpec] | N
     attrs = {"eps": eps[0]}
     if params:
         attrs["weight"] = f"self.{params[0].target}"
-    return calls[-1], OpSpec("rms_norm", "norm", [inputs[0].name], attrs)
+    return calls[-1], OpSpec("rms_norm", "norm", [str(inputs[0].target)], attrs)

@@ -88,4 +88,4 @@ def l2_pattern(nodes: list[torch.fx.Node]) -> tuple[torch.fx.Node, OpSpec] | Non
     p = norm.kwargs.get("p", norm.args[1] if len(norm.args) > 1 else "fro")
     if norm.args[0] is not x or div.args != (x, norm) or p not in (2, 2.0) or not last or not norm.kwargs.get("keepdim"):
         return None
-    return div, OpSpec("l2_normalize", "norm", [x.name])
+    return div, OpSpec("l2_normalize", "norm", [str(x.target)])

@@ -12,16 +12,18 @@ INPUTS = ${INPUTS}
 class ElementwiseTiling(TilingData):
     total: int
     tile: int
+    scalar: float
+    """A runtime scalar operand of the operator (``A * s``), 0 when it has none."""
 
 
-def compute(y, x, x2, t1, t2, n):
+def compute(y, x, x2, t1, t2, n, s):
 ${COMPUTE}
 
 
 class ElementwiseKernel:
     def __init__(self, x, x2, y, tiling):
         start, self.count = BlockSpan(tiling.total)
-        self.tile = tiling.tile
+        self.tile, self.scalar = tiling.tile, tiling.scalar
         self.xGm, self.x2Gm, self.yGm = GlobalTensor(), GlobalTensor(), GlobalTensor()
         self.pipe = TPipe()
         self.inQueue, self.in2Queue, self.outQueue = TQue(TPosition.VECIN), TQue(TPosition.VECIN), TQue(TPosition.VECOUT)
@@ -60,7 +62,7 @@ class ElementwiseKernel:
         x2 = self.in2Queue.DeQue() if INPUTS == 2 else x
         y = self.outQueue.AllocTensor(self.xGm.dtype)
         scratch = self.tmp.Get(self.xGm.dtype)
-        compute(y, x, x2, scratch, scratch[self.tile], n)
+        compute(y, x, x2, scratch, scratch[self.tile], n, self.scalar)
         self.outQueue.EnQue(y)
         self.inQueue.FreeTensor(x)
         if INPUTS == 2:
@@ -77,12 +79,12 @@ def elementwise_kernel(x, x2, y, tiling):
     ElementwiseKernel(x, x2, y, tiling).Process()
 
 
-def run_elementwise(x, x2=None):
-    """Host side: tiling, output allocation and the launch."""
+def run_elementwise(x, x2=None, s=0.0):
+    """Host side: tiling, output allocation and the launch (``s``: the runtime scalar operand)."""
     x = x.contiguous()
     x2 = x if x2 is None else x2.contiguous()
     y = torch.empty_like(x)
-    tiling = ElementwiseTiling(x.numel(), TILE_LENGTH)
+    tiling = ElementwiseTiling(x.numel(), TILE_LENGTH, s)
     launch(elementwise_kernel, BLOCK_DIM, x, x2, y, tiling)
     return y
 '''

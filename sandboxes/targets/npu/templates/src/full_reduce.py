@@ -10,7 +10,7 @@ INPUTS = ${INPUTS}
 PROLOGUE = ${PROLOGUE}
 """Whether fused element-wise stages run on every tile before it is accumulated."""
 REDUCE = "${REDUCE}"
-"""sum or mean over every element."""
+"""sum, mean or batchmean (the sum over the first dimension's length) of every element."""
 PARTIAL = 8
 """Words per core in the partial-result workspace: one 32-byte block, so cores never share a block."""
 
@@ -19,6 +19,8 @@ class FullReduceTiling(TilingData):
     total: int
     tile: int
     partials: int
+    divisor: int
+    """What a mean divides the sum by: every element, or the first dimension's length for batchmean."""
 
 
 def compute(y, x, x2, t1, t2, n):
@@ -110,8 +112,8 @@ def combine_kernel(partial, y, tiling):
     p = inQueue.DeQue()
     out = outQueue.AllocTensor(pGm.dtype)
     ReduceSum(out, p, work.Get(pGm.dtype), tiling.partials * PARTIAL)
-    if REDUCE == "mean":
-        Muls(out, out, 1.0 / tiling.total, PARTIAL)
+    if REDUCE != "sum":
+        Muls(out, out, 1.0 / tiling.divisor, PARTIAL)
     outQueue.EnQue(out)
     inQueue.FreeTensor(p)
     out = outQueue.DeQue()
@@ -125,7 +127,8 @@ def run_full_reduce(x, x2=None):
     x2 = x if x2 is None else x2.contiguous()
     partial = torch.empty(BLOCK_DIM * PARTIAL, dtype=x.dtype)
     y = torch.empty((), dtype=x.dtype)
-    tiling = FullReduceTiling(x.numel(), TILE_LENGTH, BLOCK_DIM)
+    divisor = x.shape[0] if REDUCE == "batchmean" and x.dim() > 0 else x.numel()
+    tiling = FullReduceTiling(x.numel(), TILE_LENGTH, BLOCK_DIM, divisor)
     launch(partial_sum_kernel, BLOCK_DIM, x, x2, partial, tiling)
     launch(combine_kernel, 1, partial, y, tiling)
     return y

@@ -1,0 +1,24 @@
+"""Flags that `agent bench kernels` and `agent run evokernel` share: KernelBench shape scaling and the
+sandbox's memory and time limits for each verification."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Optional
+
+import typer
+
+ShapeScaleOption = Annotated[Optional[float], typer.Option(
+    "--shape-scale", help="Multiply each task's input size constants (batch_size, dim, ...) by this factor, "
+                          "e.g. 0.1 for KernelBench files; the report says what was scaled.")]
+MaxInputOption = Annotated[Optional[float], typer.Option(
+    "--max-input-mb", help="Shrink each task's size constants until its inputs fit in this many MiB.")]
+MemoryMbOption = Annotated[Optional[int], typer.Option(
+    "--memory-mb", help="Memory limit of the sandbox for one verification (default 6144).")]
+TimeoutOption = Annotated[Optional[float], typer.Option(
+    "--timeout", help="Wall-clock seconds the sandbox allows one verification (default 300).")]
+
+
+def sandbox_limits(memory_mb: int | None, timeout: float | None) -> dict[str, Any]:
+    """The ``EvalConfig`` fields the two limit flags set (only those given)."""
+    limits = {"memory_mb": memory_mb, "timeout_s": timeout}
+    return {key: value for key, value in limits.items() if value is not None}
