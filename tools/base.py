@@ -1,20 +1,32 @@
 """The Tool seam: a pydantic-typed callable, exportable as an OpenAI function schema and a LangChain tool.
 
-A tool declares its argument model, what it does, and whether it executes code or writes files
-(interactive sessions ask for approval before such calls).
+A tool declares its argument model, what it does, and its capabilities (:data:`CAPABILITIES`). Whether an
+interactive session runs a call at once or asks first follows from those capabilities alone
+(:attr:`Tool.approval`); a tool that declares none always asks.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
-from typing import Any, Callable, Generic, TypeVar
+from dataclasses import dataclass
+from typing import Any, Callable, Generic, Iterable, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from sandboxes.errors import UserError
 
 ArgsT = TypeVar("ArgsT", bound=BaseModel)
+CAPABILITIES: dict[str, str] = {
+    "compute": "computes in this process from its arguments",
+    "read_files": "reads files on this machine (only under the built-in suites and the work directory)",
+    "write_files": "writes files on this machine (only inside the work directory)",
+    "sandbox": "runs code or writes files inside the sandbox",
+}
+"""Everything a tool may declare that it does; a call can do nothing else."""
+RUNS_AT_ONCE = frozenset({"compute", "read_files"})
+"""A tool whose capabilities are all among these runs without asking."""
+SANDBOXED = RUNS_AT_ONCE | {"sandbox"}
+"""A tool whose capabilities are all among these (and include ``sandbox``) is approved by ``--yes``."""
 
 
 @dataclass
@@ -26,14 +38,38 @@ class Tool(Generic[ArgsT]):
     args: type[ArgsT]
     func: Callable[[ArgsT], Any]
     group: str = "general"
-    executes_code: bool = False
-    writes_files: bool = False
-    tags: tuple[str, ...] = field(default_factory=tuple)
+    capabilities: Iterable[str] | None = None
+    """What a call can do, names from :data:`CAPABILITIES`; None means undeclared (the tool always asks)."""
+
+    def __post_init__(self) -> None:
+        if self.capabilities is not None:
+            self.capabilities = frozenset(self.capabilities)
+            unknown = sorted(self.capabilities - CAPABILITIES.keys())
+            if unknown or not self.capabilities:
+                raise ValueError(f"tool {self.name}: capabilities must be a non-empty subset of "
+                                 f"{sorted(CAPABILITIES)}; got unknown {unknown}")
+
+    @property
+    def approval(self) -> Literal["auto", "ask"]:
+        """``auto`` only when the tool declared capabilities and all of them are harmless; else ``ask``."""
+        declared = self.capabilities
+        return "auto" if declared is not None and declared <= RUNS_AT_ONCE else "ask"
 
     @property
     def needs_approval(self) -> bool:
-        """Calls that execute code or write files pause for approval in interactive sessions."""
-        return self.executes_code or self.writes_files
+        return self.approval == "ask"
+
+    @property
+    def sandboxed(self) -> bool:
+        """True when whatever needs approval happens inside the sandbox (``--yes`` may approve it)."""
+        declared = self.capabilities
+        return declared is not None and "sandbox" in declared and declared <= SANDBOXED
+
+    def effects(self) -> list[str]:
+        """The capabilities that make it ask, in words."""
+        if self.capabilities is None:
+            return ["declares no capabilities"]
+        return [CAPABILITIES[c] for c in sorted(self.capabilities - RUNS_AT_ONCE)]
 
     def __call__(self, **kwargs: Any) -> Any:
         return self.invoke(kwargs)

@@ -2,7 +2,8 @@
 
 Each module under ``tools/`` is imported guardedly. A module contributes its module-level ``Tool``
 objects, lists or tuples of them, and the tools returned by its ``make_*tools`` factories that need no
-arguments. Factories that need arguments (e.g. ``rpg_tools(workspace)``) are bound by their users.
+arguments; a factory with a ``paths`` parameter gets the session's :class:`tools.hostpaths.HostPaths`.
+Factories that need other arguments (e.g. ``rpg_tools(workspace)``) are bound by their users.
 A module that fails to import is reported in :attr:`Toolbox.unavailable`, never fatal.
 """
 
@@ -17,8 +18,9 @@ from typing import Any, Iterable
 
 import tools
 from tools.base import Tool
+from tools.hostpaths import HostPaths
 
-SKIPPED_MODULES = {"tools.base", "tools.registry"}
+SKIPPED_MODULES = {"tools.base", "tools.registry", "tools.hostpaths"}
 GROUP_ORDER = ("sandbox", "kernels", "rpg", "drc", "ahd", "numerics")
 
 
@@ -63,8 +65,9 @@ def tool_module_names(packages: Iterable[str] | None = None) -> list[str]:
                   and (wanted is None or ".".join(name.split(".")[:2]) in wanted))
 
 
-def tools_of_module(module: ModuleType) -> list[Tool]:
-    """Tools a module defines: Tool objects, collections of them, and zero-argument ``make_*tools`` factories."""
+def tools_of_module(module: ModuleType, paths: HostPaths | None = None) -> list[Tool]:
+    """Tools a module defines: Tool objects, collections of them, and zero-argument ``make_*tools`` factories
+    (given ``paths`` when they take it)."""
     found: list[Tool] = []
     for name, value in vars(module).items():
         if isinstance(value, Tool):
@@ -72,7 +75,8 @@ def tools_of_module(module: ModuleType) -> list[Tool]:
         elif isinstance(value, (list, tuple)) and value and all(isinstance(v, Tool) for v in value):
             found.extend(value)
         elif _is_factory(module, name, value):
-            found.extend(value())
+            takes_paths = "paths" in inspect.signature(value).parameters
+            found.extend(value(paths=paths) if takes_paths and paths is not None else value())
     return found
 
 
@@ -86,12 +90,13 @@ def _is_factory(module: ModuleType, name: str, value: Any) -> bool:
                for p in parameters)
 
 
-def collect_tools(packages: Iterable[str] | None = None) -> Toolbox:
-    """Import each module (of all of ``tools``, or of ``packages``) and gather its tools; failures are recorded."""
+def collect_tools(packages: Iterable[str] | None = None, paths: HostPaths | None = None) -> Toolbox:
+    """Import each module (of all of ``tools``, or of ``packages``) and gather its tools; failures are recorded.
+    ``paths``: which host files the tools may read and write (default: each factory's own, the built-in suites)."""
     toolbox = Toolbox()
     for name in tool_module_names(packages):
         try:
-            toolbox.extend(tools_of_module(importlib.import_module(name)))
+            toolbox.extend(tools_of_module(importlib.import_module(name), paths))
         except Exception as error:  # one broken or uninstalled tool module must not take the others down
             toolbox.unavailable[name] = f"{type(error).__name__}: {error}"
     return toolbox

@@ -58,11 +58,12 @@ def attach_tools(run: Run) -> list[Tool]:
     """Read-only tools over the attached run."""
     return [
         Tool("run_state", f"State of the attached run {run.id}: status, spending, steps, best, budget.", NoArgs,
-             lambda _a: run_state(current(run)), group="run"),
+             lambda _a: run_state(current(run)), group="run", capabilities=("read_files",)),
         Tool("run_events", f"Latest events of the attached run {run.id}, optionally of one kind.", EventsArgs,
-             lambda a: run.events(a.kind)[-a.last:], group="run"),
+             lambda a: run.events(a.kind)[-a.last:], group="run", capabilities=("read_files",)),
         Tool("run_report", f"The report of the attached run {run.id} (none until it finishes).", NoArgs,
-             lambda _a: (run.read_report().to_dict() if run.read_report() else "no report yet"), group="run"),
+             lambda _a: (run.read_report().to_dict() if run.read_report() else "no report yet"), group="run",
+             capabilities=("read_files",)),
     ]
 
 

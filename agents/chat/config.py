@@ -24,6 +24,10 @@ class ChatConfig(Config):
     """Tool packages to load (sandbox, kernels, drc, ahd, numerics, ...); empty loads all of them."""
     repo: str | None = None
     """Repository to encode into a planning graph for the RPG navigation tools (search_node, ...)."""
+    workdir: str | None = None
+    """Host folder whose files the host-side tools (kernel task files, layouts, model and activation files) may
+    read and write; they may also read the built-in suites, and nothing else. None: the thread's own folder
+    ``runs/<thread>/work``."""
     sandbox: str | None = None
     """Sandbox backend for python_exec/shell_exec (docker, local, auto); None = AGENT_SANDBOX or auto."""
     result_chars: int = 12_000

@@ -31,17 +31,18 @@ def start_chat(config: ChatConfig, *, model_spec: str | None, api_base: str | No
     spec = model_spec or (run.meta.get("model") if run is not None else None)
     model = resolve_model(spec, api_base=api_base, offline_ok=False)
     target = Run.open(attach) if attach else None
-    from agents.chat.toolset import chat_toolbox
+    from agents.chat.toolset import chat_toolbox, session_workdir
 
-    toolbox = chat_toolbox(config)
     run = run or open_thread(None, config, attached_to=target.id if target else None)
+    workdir = session_workdir(config, run.dir)
+    toolbox = chat_toolbox(config, workdir)
     run.update_meta(model=model.name)
-    extra = ""
+    extra = f"Tools read host files only from the built-in suites and {workdir}, and write only inside {workdir}."
     if target is not None:
         from agents.chat.attach import attach_prompt, attach_tools
 
         toolbox.extend(attach_tools(target))
-        extra = attach_prompt(target)
+        extra += "\n\n" + attach_prompt(target)
     session = ChatSession(run, model, toolbox, config, system_prompt(toolbox, extra), api_base=api_base,
                          console=console)
     if target is not None:

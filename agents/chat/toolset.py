@@ -1,18 +1,29 @@
-"""The tools a chat session offers: every tool module's tools, plus the RPG navigation tools on ``--repo``."""
+"""The tools a chat session offers: every tool module's tools, plus the RPG navigation tools on ``--repo``.
+
+Host files are reachable only through the session's :class:`HostPaths`: the built-in suites and the work directory."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from sandboxes.errors import UserError
+from tools.hostpaths import HostPaths
 from tools.registry import Toolbox, collect_tools
 
 from agents.chat.config import ChatConfig
 
 
-def chat_toolbox(config: ChatConfig) -> Toolbox:
-    """Collect the configured tool packages; bind the sandbox tools to the chosen backend and RPG tools to the repo."""
-    toolbox = collect_tools(config.tools or None)
+def session_workdir(config: ChatConfig, thread_dir: Path) -> Path:
+    """The folder whose files the host-side tools may use: ``config.workdir``, else ``<thread_dir>/work`` (created)."""
+    folder = Path(config.workdir).expanduser() if config.workdir else thread_dir / "work"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def chat_toolbox(config: ChatConfig, workdir: Path | None = None) -> Toolbox:
+    """Collect the configured tool packages with host files limited to the built-in suites and ``workdir`` (None:
+    nothing writable); bind the sandbox tools to the chosen backend and the RPG tools to the repo."""
+    toolbox = collect_tools(config.tools or None, HostPaths(workdir))
     if config.sandbox and (not config.tools or "sandbox" in config.tools):
         from tools.sandbox import SandboxWorkspace, make_sandbox_tools
 

@@ -65,7 +65,7 @@ class LocState(TypedDict, total=False):
 
 def _submit_tool() -> Tool:
     return Tool("submit_locations", "Finish: submit the ranked locations that need to change.", SubmitArgs,
-                lambda args: args.model_dump())
+                lambda args: args.model_dump(), capabilities=("compute",))
 
 
 def build_localizer_graph(workspace: RPGWorkspace, model: ChatModel, config: AgentConfig) -> StateGraph:

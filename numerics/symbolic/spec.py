@@ -8,6 +8,8 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from numerics.symbolic.expressions import ExpressionError, check_name, parse_expression, parse_number
+
 
 @dataclass
 class Condition:
@@ -21,7 +23,7 @@ class Condition:
     @property
     def face(self) -> sp.Expr:
         """The face coordinate, exact (``pi`` stays pi)."""
-        return sp.sympify(self.at)
+        return parse_number(self.at)
 
 
 @dataclass
@@ -41,12 +43,10 @@ class PDESpec:
         return {name: sp.Function(name)(*self.variables) for name in self.unknowns}
 
     def parse(self, text: str) -> sp.Expr:
-        """Parse an expression in the variables and unknown functions (``diff``, ``sin``, ``pi`` ... allowed)."""
+        """Parse an expression in the variables and unknown functions (``diff``, ``sin``, ``pi`` ... allowed);
+        the text is never evaluated as Python (see numerics.symbolic.expressions)."""
         names = {str(v): v for v in self.variables} | self.functions()
-        try:
-            return sp.sympify(text, locals=names)
-        except (sp.SympifyError, SyntaxError, TypeError) as error:
-            raise ValueError(f"cannot parse {text!r}: {error}") from error
+        return parse_expression(text, names)
 
     def substitute(self, text_or_expr: str | sp.Expr, solution: dict[str, sp.Expr]) -> sp.Expr:
         """Replace each unknown by its closed form and evaluate the derivatives."""
@@ -68,8 +68,16 @@ def parse_spec(data: dict[str, Any]) -> PDESpec:
     """Build a spec from JSON-like data: equations, domain, conditions, unknowns."""
     equations = data["equations"] if "equations" in data else [data["equation"]]
     conditions = [c if isinstance(c, Condition) else Condition(**c) for c in data.get("conditions", [])]
-    domain = {name: (float(sp.sympify(lo)), float(sp.sympify(hi))) for name, (lo, hi) in data["domain"].items()}
-    spec = PDESpec(list(equations), domain, conditions, list(data.get("unknowns", ["u"])))
+    domain = {check_name(name, "variable"): (float(parse_number(lo)), float(parse_number(hi)))
+              for name, (lo, hi) in data["domain"].items()}
+    unknowns = [check_name(name, "unknown") for name in data.get("unknowns", ["u"])]
+    if set(unknowns) & set(domain):
+        raise ExpressionError(f"unknowns {unknowns} and variables {list(domain)} must have different names")
+    spec = PDESpec(list(equations), domain, conditions, unknowns)
+    for condition in conditions:
+        if condition.variable not in domain:
+            raise ExpressionError(f"condition on {condition.variable!r}, which is not a domain variable")
+        parse_number(condition.at)
     for text in spec.equations + [c.expr for c in conditions] + [c.value for c in conditions]:
         spec.parse(text)
     return spec

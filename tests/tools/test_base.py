@@ -38,10 +38,24 @@ def test_openai_schema_and_langchain_export():
     assert tool.as_langchain().invoke({"x": 4}) == 8.0
 
 
-def test_approval_flags():
-    assert not make_tool().needs_approval
-    assert make_tool(executes_code=True).needs_approval
-    assert make_tool(writes_files=True).needs_approval
+def test_approval_follows_declared_capabilities_and_undeclared_tools_ask():
+    assert make_tool(capabilities=("compute",)).approval == "auto"
+    assert make_tool(capabilities=["compute", "read_files"]).approval == "auto"
+    assert make_tool(capabilities=("sandbox",)).approval == "ask" and make_tool(capabilities=("sandbox",)).sandboxed
+    writes = make_tool(capabilities=("read_files", "write_files"))
+    assert writes.approval == "ask" and not writes.sandboxed
+    assert writes.effects() == ["writes files on this machine (only inside the work directory)"]
+    assert not make_tool(capabilities=("sandbox", "write_files")).sandboxed
+    undeclared = make_tool()
+    assert undeclared.approval == "ask" and undeclared.needs_approval and not undeclared.sandboxed
+    assert undeclared.effects() == ["declares no capabilities"]
+
+
+def test_unknown_or_empty_capabilities_are_refused():
+    with pytest.raises(ValueError, match="unknown \\['host_shell'\\]"):
+        make_tool(capabilities=("compute", "host_shell"))
+    with pytest.raises(ValueError, match="non-empty"):
+        make_tool(capabilities=())
 
 
 def test_render_result_caps_length():

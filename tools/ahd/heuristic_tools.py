@@ -42,8 +42,8 @@ def evaluate_heuristic(args: EvaluateHeuristicArgs) -> dict[str, Any]:
 def make_ahd_tools() -> list[Tool]:
     return [
         Tool("ahd_describe_problem", "Describe an AHD problem: heuristic signature, description, baselines.",
-             ProblemArgs, describe_problem, group="ahd"),
+             ProblemArgs, describe_problem, group="ahd", capabilities=("compute",)),
         Tool("ahd_evaluate", "Evaluate a heuristic on an AHD problem in the sandbox: mean gap to the reference "
              "in percent (lower is better), per instance set.", EvaluateHeuristicArgs, evaluate_heuristic,
-             group="ahd", executes_code=True, tags=("sandboxed",)),
+             group="ahd", capabilities=("sandbox",)),
     ]

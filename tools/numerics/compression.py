@@ -1,6 +1,6 @@
 """Tools over the compression toolbox: prune, store sparse (MACKO), low-rank (A^3), quantise (TwinQuant),
 perplexity and layer error, on the shipped fixture LM or a model file, plus the step pipeline of
-`agent run compress`.
+`agent run compress`. Model files are read and written only where the session's HostPaths allows.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 
 from sandboxes.errors import UserError
 from tools.base import Tool
+from tools.hostpaths import HostPaths
 
 FIXTURE = "fixture"
 
@@ -93,6 +94,10 @@ class Step:
 
 
 DEFAULT_METHODS = {"prune": "wanda", "lowrank": "a3", "quant": "twinquant"}
+AMOUNT_RANGES = {"prune": (lambda x: 0 <= x < 1, "a sparsity in [0, 1)"),
+                 "lowrank": (lambda x: 0 < x <= 1, "a kept-parameter ratio in (0, 1]"),
+                 "quant": (lambda x: x == int(x) and 2 <= x <= 8, "a whole number of bits from 2 to 8")}
+"""What each step's amount must be, checked before anything runs."""
 
 
 def parse_steps(text: str) -> list[Step]:
@@ -107,6 +112,9 @@ def parse_steps(text: str) -> list[Step]:
             amount = float(pieces[1])
         except ValueError:
             raise UserError(f"bad step {part!r}: {pieces[1]!r} is not a number") from None
+        valid, wanted = AMOUNT_RANGES[pieces[0]]
+        if not valid(amount):
+            raise UserError(f"bad step {part!r}: {pieces[0]} takes {wanted}, not {pieces[1]}")
         steps.append(Step(pieces[0], amount, pieces[2] if len(pieces) == 3 else DEFAULT_METHODS[pieces[0]]))
     if not steps:
         raise UserError("no compression steps given")
@@ -145,12 +153,14 @@ def summarise(model: Any, reference: Any, label: str, windows: int | None, bits:
 class ModelArgs(BaseModel):
     """Which model to work on."""
 
-    model_file: str = Field(FIXTURE, description="Path to a TinyLM .pt file, or 'fixture' for the shipped model.")
+    model_file: str = Field(FIXTURE, description="Path to a TinyLM .pt file in the session's work directory, or "
+                            "'fixture' for the shipped model.")
     windows: int | None = Field(100, ge=1, description="Validation windows for perplexity (None = all).")
 
 
 class OutputArgs(ModelArgs):
-    out_file: str | None = Field(None, description="Where to save the compressed model (.pt); not saved if None.")
+    out_file: str | None = Field(None, description="Where to save the compressed model (.pt), inside the session's "
+                                 "work directory; not saved if None.")
 
 
 class PruneArgs(OutputArgs):
@@ -169,44 +179,35 @@ class QuantArgs(OutputArgs):
     steps: int = Field(40, ge=0, le=2000, description="TwinQuant optimisation steps per layer.")
 
 
-def _run_step(args: OutputArgs, step: Step) -> dict:
+def _run_step(args: OutputArgs, step: Step, paths: HostPaths) -> dict:
     from numerics.fixture.model import save_model
 
-    original = load_lm(args.model_file)
+    original = _model(args.model_file, paths)
+    out_file = paths.writable(args.out_file) if args.out_file else None  # refused before any work is done
     model = copy.deepcopy(original)
     result = apply_step(model, step, quant_steps=getattr(args, "steps", 40))
     summary = summarise(model, original, step.label, args.windows, result.get("bits"))
     summary["perplexity_before"] = evaluate_perplexity(original, args.windows)
-    if args.out_file:
-        save_model(model, args.out_file)
-        summary["saved_to"] = args.out_file
+    if out_file:
+        save_model(model, str(out_file))
+        summary["saved_to"] = str(out_file)
     return {**summary, "layers": result["rows"]}
 
 
-def prune(args: PruneArgs) -> dict:
-    """Prune every linear layer (Wanda |W|x||X|| or magnitude); perplexity and per-layer output error."""
-    return _run_step(args, Step("prune", args.sparsity, args.method))
+def _model(model_file: str, paths: HostPaths) -> Any:
+    """The shipped fixture, or a model file ``paths`` lets tools read."""
+    return load_lm(model_file if model_file == FIXTURE else str(paths.readable(model_file)))
 
 
-def lowrank(args: LowRankArgs) -> dict:
-    """Low-rank compress (A^3 per QK/OV/MLP component, or per-matrix SVD baselines) at a parameter ratio."""
-    return _run_step(args, Step("lowrank", args.ratio, args.method))
-
-
-def quantise(args: QuantArgs) -> dict:
-    """Quantise every linear layer (TwinQuant low-rank + 4-bit residual, or RTN/SVD/rotation baselines)."""
-    return _run_step(args, Step("quant", args.bits, args.method))
-
-
-def compress_sparse(args: ModelArgs) -> dict:
-    """Store every linear layer in MACKO format: exact round trip checked, bytes against dense fp16 and CSR."""
+def compress_sparse(model: Any) -> dict:
+    """Every linear layer of ``model`` stored in MACKO format: round trip checked, bytes against fp16 and CSR."""
     import numpy as np
 
     from numerics.sparse.macko import compress, decompress
     from numerics.sparse.storage import storage_row
 
     rows = []
-    for name, layer in load_lm(args.model_file).linear_layers().items():
+    for name, layer in model.linear_layers().items():
         weight = layer.weight.detach().half().numpy()
         exact = bool(np.array_equal(decompress(compress(weight)), weight))
         rows.append({"layer": name, "round_trip_exact": exact, **storage_row(weight)})
@@ -214,30 +215,49 @@ def compress_sparse(args: ModelArgs) -> dict:
     return {"dense_fp16_bytes": dense, "macko_bytes": macko, "reduction": round(dense / macko, 3), "layers": rows}
 
 
-def perplexity_tool(args: ModelArgs) -> dict:
-    """Byte-level perplexity of a model on the fixture's validation split (standard-library docstrings)."""
-    return {"perplexity": evaluate_perplexity(load_lm(args.model_file), args.windows)}
-
-
 class LayerErrorArgs(BaseModel):
     model_file: str = Field(description="The compressed model (.pt).")
     reference_file: str = Field(FIXTURE, description="The original model, default the shipped fixture.")
 
 
-def layer_error(args: LayerErrorArgs) -> dict:
-    """Relative output error of each transformer block against the reference model's block."""
-    return {"block_errors": block_errors(load_lm(args.model_file), load_lm(args.reference_file))}
+def make_compression_tools(paths: HostPaths | None = None) -> list[Tool]:
+    """The compression tools; model files are read, and compressed models written, through ``paths`` (default:
+    only the shipped fixture can be read and nothing written)."""
+    paths = paths or HostPaths()
 
+    def prune(args: PruneArgs) -> dict:
+        """Prune every linear layer (Wanda |W|x||X|| or magnitude); perplexity and per-layer output error."""
+        return _run_step(args, Step("prune", args.sparsity, args.method), paths)
 
-def _tool(name: str, func, args: type[BaseModel], writes: bool = False) -> Tool:
-    return Tool(name, func.__doc__ or name, args, func, group="numerics", writes_files=writes)
+    def lowrank(args: LowRankArgs) -> dict:
+        """Low-rank compress (A^3 per QK/OV/MLP component, or per-matrix SVD baselines) at a parameter ratio."""
+        return _run_step(args, Step("lowrank", args.ratio, args.method), paths)
 
+    def quantise(args: QuantArgs) -> dict:
+        """Quantise every linear layer (TwinQuant low-rank + 4-bit residual, or RTN/SVD/rotation baselines)."""
+        return _run_step(args, Step("quant", args.bits, args.method), paths)
 
-COMPRESSION_TOOLS = [
-    _tool("compression_prune", prune, PruneArgs, writes=True),
-    _tool("compression_store_sparse", compress_sparse, ModelArgs),
-    _tool("compression_lowrank", lowrank, LowRankArgs, writes=True),
-    _tool("compression_quantise", quantise, QuantArgs, writes=True),
-    _tool("compression_perplexity", perplexity_tool, ModelArgs),
-    _tool("compression_layer_error", layer_error, LayerErrorArgs),
-]
+    def store_sparse(args: ModelArgs) -> dict:
+        """Store every linear layer in MACKO format: exact round trip checked, bytes against dense fp16 and CSR."""
+        return compress_sparse(_model(args.model_file, paths))
+
+    def perplexity(args: ModelArgs) -> dict:
+        """Byte-level perplexity of a model on the fixture's validation split (standard-library docstrings)."""
+        return {"perplexity": evaluate_perplexity(_model(args.model_file, paths), args.windows)}
+
+    def layer_error(args: LayerErrorArgs) -> dict:
+        """Relative output error of each transformer block against the reference model's block."""
+        return {"block_errors": block_errors(_model(args.model_file, paths), _model(args.reference_file, paths))}
+
+    def tool(name: str, func, args: type[BaseModel], writes: bool = False) -> Tool:
+        capabilities = ("compute", "read_files", *(("write_files",) if writes else ()))
+        return Tool(name, func.__doc__ or name, args, func, group="numerics", capabilities=capabilities)
+
+    return [
+        tool("compression_prune", prune, PruneArgs, writes=True),
+        tool("compression_store_sparse", store_sparse, ModelArgs),
+        tool("compression_lowrank", lowrank, LowRankArgs, writes=True),
+        tool("compression_quantise", quantise, QuantArgs, writes=True),
+        tool("compression_perplexity", perplexity, ModelArgs),
+        tool("compression_layer_error", layer_error, LayerErrorArgs),
+    ]

@@ -43,4 +43,4 @@ def decentralized_optimize(args: DecentralizedArgs) -> dict:
 
 
 DECENTRALIZED_TOOL = Tool("decentralized_optimize", decentralized_optimize.__doc__ or "", DecentralizedArgs,
-                          decentralized_optimize, group="numerics")
+                          decentralized_optimize, group="numerics", capabilities=("compute",))

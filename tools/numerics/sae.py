@@ -10,14 +10,17 @@ from pydantic import BaseModel, Field
 
 from numerics.sae.selection import recommend_l0
 from tools.base import Tool
+from tools.hostpaths import HostPaths
 
 
 class RecommendL0Args(BaseModel):
     """Activations stored as a 2-D array (samples × dim) in a .npy or .pt file."""
 
-    path: str = Field(description="Path to a .npy or .pt file holding a (samples, dim) array.")
-    k_values: list[int] | None = Field(None, description="The k values to try; default 1, 3, ... up to width.")
-    width: int | None = Field(None, description="SAE width; default half the input dimension.")
+    path: str = Field(description="Path to a .npy or .pt file holding a (samples, dim) array, in the session's "
+                      "work directory.")
+    k_values: list[int] | None = Field(None, max_length=32, description="The k values to try; default 1, 3, ... up "
+                                       "to width.")
+    width: int | None = Field(None, ge=1, le=8192, description="SAE width; default half the input dimension.")
     steps: int = Field(1500, ge=50, le=50_000)
 
 
@@ -32,13 +35,17 @@ def load_activations(path: str) -> torch.Tensor:
     return data.float()
 
 
-def recommend_sae_l0(args: RecommendL0Args) -> dict:
+def recommend_sae_l0(args: RecommendL0Args, paths: HostPaths) -> dict:
     """Train one SAE per k, score each by the n-th decoder projection, and recommend the elbow k."""
-    chosen, points = recommend_l0(load_activations(args.path), ks=args.k_values, width=args.width, steps=args.steps)
+    activations = load_activations(str(paths.readable(args.path)))
+    chosen, points = recommend_l0(activations, ks=args.k_values, width=args.width, steps=args.steps)
     return {"recommended_l0": chosen,
             "curve": [{"k": p.k, "nth_decoder_projection": round(p.projection, 5),
                        "decoder_similarity": round(p.similarity, 5), "mse": round(p.mse, 5)} for p in points]}
 
 
-SAE_TOOL = Tool("recommend_sae_l0", recommend_sae_l0.__doc__ or "", RecommendL0Args, recommend_sae_l0,
-                group="numerics")
+def make_sae_tools(paths: HostPaths | None = None) -> list[Tool]:
+    """``recommend_sae_l0``, reading activation files through ``paths`` (default: the built-in suites only)."""
+    paths = paths or HostPaths()
+    return [Tool("recommend_sae_l0", recommend_sae_l0.__doc__ or "", RecommendL0Args,
+                 lambda args: recommend_sae_l0(args, paths), group="numerics", capabilities=("compute", "read_files"))]

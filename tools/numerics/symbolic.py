@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import BaseModel, Field
 
 from numerics.symbolic.solve import solve_pde
@@ -28,10 +30,12 @@ class AnsatzArgs(BaseModel):
 class SolvePDEArgs(BaseModel):
     """A PDE (or system) on a box domain with conditions."""
 
-    equation: str | list[str] = Field(description="Expression(s) equal to zero, e.g. 'diff(u,t) - diff(u,x,2)'.")
-    domain: dict[str, tuple[float | str, float | str]] = Field(description="Variable -> [low, high].")
-    conditions: list[ConditionArgs] = Field(default_factory=list)
-    unknowns: list[str] = Field(default_factory=lambda: ["u"])
+    equation: str | Annotated[list[str], Field(max_length=8)] = Field(description="Expression(s) equal to zero, e.g. 'diff(u,t) - diff(u,x,2)'; "
+                                      "numbers, + - * / **, sin cos tan exp log sqrt sinh cosh tanh asin acos atan "
+                                      "Abs, pi, E and diff(f, x[, order]).")
+    domain: dict[str, tuple[float | str, float | str]] = Field(description="Variable -> [low, high].", max_length=4)
+    conditions: list[ConditionArgs] = Field(default_factory=list, max_length=16)
+    unknowns: list[str] = Field(default_factory=lambda: ["u"], max_length=4)
     ansatz: AnsatzArgs = Field(default_factory=AnsatzArgs)
 
 
@@ -44,4 +48,6 @@ def solve_pde_tool(args: SolvePDEArgs) -> dict:
     return solution.as_dict()
 
 
-SOLVE_PDE_TOOL = Tool("solve_pde", solve_pde_tool.__doc__ or "", SolvePDEArgs, solve_pde_tool, group="numerics")
+SOLVE_PDE_TOOL = Tool("solve_pde", solve_pde_tool.__doc__ or "", SolvePDEArgs, solve_pde_tool, group="numerics",
+                      capabilities=("compute",))
+"""Runs at once: the expressions are parsed against an allow-list, never evaluated (numerics.symbolic.expressions)."""

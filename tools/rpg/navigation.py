@@ -135,10 +135,10 @@ def rpg_tools(workspace: RPGWorkspace) -> list[Tool]:
     return [
         Tool("search_node", "Search the repository planning graph: BM25 over code plus fuzzy search over "
              "lifted features, optionally within scopes and node kinds.", SearchArgs,
-             lambda a: search_node(workspace, a), group="rpg"),
+             lambda a: search_node(workspace, a), group="rpg", capabilities=("read_files",)),
         Tool("fetch_node", "Fetch code, features and location (path, line range) of named entities.",
-             FetchArgs, lambda a: fetch_node(workspace, a), group="rpg"),
+             FetchArgs, lambda a: fetch_node(workspace, a), group="rpg", capabilities=("read_files",)),
         Tool("explore_rpg", "Follow dependencies (imports, invokes, inherits) and hierarchy (contains) "
              "upstream, downstream or both from given nodes.", ExploreArgs,
-             lambda a: explore_rpg(workspace, a), group="rpg"),
+             lambda a: explore_rpg(workspace, a), group="rpg", capabilities=("read_files",)),
     ]

@@ -1,5 +1,5 @@
 """Sandboxed Python and shell tools (group "sandbox")."""
 
-from tools.sandbox.exec_tools import SANDBOXED_TAG, SandboxWorkspace, make_sandbox_tools
+from tools.sandbox.exec_tools import SandboxWorkspace, make_sandbox_tools
 
-__all__ = ["SANDBOXED_TAG", "SandboxWorkspace", "make_sandbox_tools"]
+__all__ = ["SandboxWorkspace", "make_sandbox_tools"]

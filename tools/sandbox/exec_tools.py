@@ -1,8 +1,8 @@
 """Run Python, shell commands and file writes inside one persistent sandbox session.
 
 The session is opened lazily on the first call through ``sandboxes.select.get_sandbox()``; files
-written by one call are seen by the next. Every tool here is tagged ``sandboxed``: an interactive
-session's ``--yes`` may approve them because nothing they do leaves the sandbox.
+written by one call are seen by the next. Every tool here declares only the ``sandbox`` capability: an
+interactive session's ``--yes`` may approve them because nothing they do leaves the sandbox.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from pydantic import BaseModel, Field
 from sandboxes.base import Limits, RunResult
 from tools.base import Tool
 
-SANDBOXED_TAG = "sandboxed"
 SNIPPET_FILE = "_snippet.py"
 
 
@@ -102,12 +101,12 @@ def make_sandbox_tools(workspace: SandboxWorkspace | None = None) -> list[Tool]:
         result = workspace.run(["true"], 30.0, {path: args.content.encode()})
         return {"written": path, "bytes": len(args.content.encode()), "ok": result.ok}
 
-    tags = (SANDBOXED_TAG,)
+    inside = ("sandbox",)
     return [
         Tool("python_exec", "Run Python code in the sandbox (no network); returns exit code, stdout and stderr.",
-             PythonArgs, python_exec, group="sandbox", executes_code=True, tags=tags),
+             PythonArgs, python_exec, group="sandbox", capabilities=inside),
         Tool("shell_exec", "Run a bash command in the sandbox (no network); returns exit code, stdout and stderr.",
-             ShellArgs, shell_exec, group="sandbox", executes_code=True, tags=tags),
+             ShellArgs, shell_exec, group="sandbox", capabilities=inside),
         Tool("sandbox_write_file", "Write a text file into the sandbox work directory (persists for later calls).",
-             WriteFileArgs, write_file, group="sandbox", writes_files=True, tags=tags),
+             WriteFileArgs, write_file, group="sandbox", capabilities=inside),
     ]

@@ -23,10 +23,9 @@ def make_tools(calls: list) -> dict[str, Tool]:
     def record(name):
         return lambda args: calls.append((name, args.text)) or f"{name} ran with {args.text}"
 
-    return {"boxed": Tool("boxed", "sandboxed code", EchoArgs, record("boxed"), executes_code=True,
-                          tags=("sandboxed",)),
-            "host": Tool("host", "writes host files", EchoArgs, record("host"), writes_files=True),
-            "read": Tool("read", "reads", EchoArgs, record("read"))}
+    return {"boxed": Tool("boxed", "sandboxed code", EchoArgs, record("boxed"), capabilities=("sandbox",)),
+            "host": Tool("host", "writes host files", EchoArgs, record("host"), capabilities=("write_files",)),
+            "read": Tool("read", "reads", EchoArgs, record("read"), capabilities=("read_files",))}
 
 
 def call(name: str, text: str = "x") -> dict:
@@ -65,7 +64,7 @@ def test_reject_does_not_run_and_approve_does():
     calls = []
     graph, thread, _ = graph_for([call("boxed", "a"), "ok", call("boxed", "b"), "done"], calls)
     pending = interrupts(start(graph, thread))
-    assert pending[0]["name"] == "boxed" and "executes code in the sandbox" in pending[0]["reason"]
+    assert pending[0]["name"] == "boxed" and "runs code or writes files inside the sandbox" in pending[0]["reason"]
     resume(graph, thread, {"action": "reject", "reason": "no"})
     assert calls == [] and "not run: the user rejected" in tool_results(graph, thread)[0]
     interrupts(start(graph, thread))

@@ -1,4 +1,4 @@
-"""Approval modes: declared effects by default, config overrides, --yes only for sandboxed tools."""
+"""Approval modes: declared capabilities by default, config overrides, --yes only for sandboxed tools."""
 
 from __future__ import annotations
 
@@ -18,20 +18,29 @@ def tool(name, **flags):
     return Tool(name, name, NoArgs, lambda _a: None, **flags)
 
 
-def test_default_modes_follow_declared_effects():
+def test_default_modes_follow_declared_capabilities():
     policy = ApprovalPolicy(ChatConfig())
-    assert policy.mode(tool("read")) == "auto"
-    assert policy.mode(tool("run", executes_code=True)) == "ask"
-    assert policy.mode(tool("write", writes_files=True)) == "ask"
+    assert policy.mode(tool("read", capabilities=("read_files",))) == "auto"
+    assert policy.mode(tool("run", capabilities=("sandbox",))) == "ask"
+    assert policy.mode(tool("write", capabilities=("write_files",))) == "ask"
     assert policy.mode(None) == "deny"
-    assert policy.reason(tool("write", writes_files=True)) == "writes files on this machine"
+    assert policy.reason(tool("write", capabilities=("write_files",))) == \
+        "writes files on this machine (only inside the work directory)"
+
+
+def test_a_tool_that_declares_nothing_asks_even_with_yes():
+    undeclared = tool("new_tool")
+    assert ApprovalPolicy(ChatConfig()).mode(undeclared) == "ask"
+    assert ApprovalPolicy(ChatConfig(yes=True)).mode(undeclared) == "ask"
+    assert ApprovalPolicy(ChatConfig()).reason(undeclared) == "declares no capabilities"
 
 
 def test_yes_approves_sandboxed_tools_only_and_config_wins():
-    boxed = tool("boxed", executes_code=True, tags=("sandboxed",))
-    host = tool("host", writes_files=True)
+    boxed = tool("boxed", capabilities=("sandbox", "read_files"))
+    host = tool("host", capabilities=("write_files",))
     assert ApprovalPolicy(ChatConfig(yes=True)).mode(boxed) == "auto"
     assert ApprovalPolicy(ChatConfig(yes=True)).mode(host) == "ask"
     assert ApprovalPolicy(ChatConfig(yes=True, policy={"boxed": "deny"})).mode(boxed) == "deny"
+    read = tool("read", capabilities=("compute",))
     configured = ApprovalPolicy(ChatConfig(policy={"read": "ask"}))
-    assert configured.mode(tool("read")) == "ask" and configured.reason(tool("read")) == "the chat policy asks for it"
+    assert configured.mode(read) == "ask" and configured.reason(read) == "the chat policy asks for it"

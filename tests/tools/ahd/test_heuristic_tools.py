@@ -24,4 +24,4 @@ def test_evaluate_reports_a_broken_heuristic(ahd_tools):
     result = ahd_tools["ahd_evaluate"].invoke({"problem": "bpp_online", "code": "def priority(item, bins):\n"
                                                "    raise RuntimeError('nope')\n"})
     assert result["ok"] is False and result["failure"] == "crash" and "nope" in result["message"]
-    assert ahd_tools["ahd_evaluate"].needs_approval and "sandboxed" in ahd_tools["ahd_evaluate"].tags
+    assert ahd_tools["ahd_evaluate"].needs_approval and ahd_tools["ahd_evaluate"].sandboxed

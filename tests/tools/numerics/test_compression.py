@@ -1,14 +1,18 @@
 import pytest
 
 from sandboxes.errors import UserError
-from tools.numerics.compression import COMPRESSION_TOOLS, parse_steps
+from tools.hostpaths import HostPaths
+from tools.numerics.compression import make_compression_tools, parse_steps
 from tools.registry import tools_of_module
 from tests.numerics.fixture.conftest import single_thread  # noqa: F401  (autouse)
 
-TOOLS = {tool.name: tool for tool in COMPRESSION_TOOLS}
+
+@pytest.fixture
+def TOOLS(tmp_path):
+    return {tool.name: tool for tool in make_compression_tools(HostPaths(tmp_path))}
 
 
-def test_every_operation_is_a_numerics_tool_with_a_schema():
+def test_every_operation_is_a_numerics_tool_with_a_schema(TOOLS):
     import tools.numerics.compression as module
 
     assert {t.name for t in tools_of_module(module)} == set(TOOLS) == {
@@ -19,7 +23,7 @@ def test_every_operation_is_a_numerics_tool_with_a_schema():
     assert "sparsity" in TOOLS["compression_prune"].openai_schema()["function"]["parameters"]["properties"]
 
 
-def test_chain_prune_store_lowrank_quantise_and_measure(tmp_path):
+def test_chain_prune_store_lowrank_quantise_and_measure(tmp_path, TOOLS):
     pruned, reduced, quantised = (str(tmp_path / name) for name in ("p.pt", "l.pt", "q.pt"))
     result = TOOLS["compression_prune"].invoke({"sparsity": 0.5, "windows": 10, "out_file": pruned})
     assert result["perplexity"] > result["perplexity_before"] and result["saved_to"] == pruned
@@ -43,7 +47,7 @@ def json_args(**kwargs) -> str:
     return json.dumps(kwargs)
 
 
-def test_bad_inputs_are_user_errors(tmp_path):
+def test_bad_inputs_are_user_errors(tmp_path, TOOLS):
     with pytest.raises(UserError, match="no model file"):
         TOOLS["compression_perplexity"].invoke({"model_file": str(tmp_path / "none.pt")})
     (tmp_path / "junk.pt").write_text("not a model")
@@ -57,3 +61,21 @@ def test_bad_inputs_are_user_errors(tmp_path):
         parse_steps("quant:four")
     assert [s.label for s in parse_steps("prune:0.5:magnitude, lowrank:0.8")] == ["prune:0.5:magnitude",
                                                                                   "lowrank:0.8:a3"]
+
+
+def test_files_outside_the_work_directory_are_neither_probed_nor_written(tmp_path):
+    work = tmp_path / "work"
+    work.mkdir()
+    (tmp_path / "model.pt").write_text("exists")
+    tools = {tool.name: tool for tool in make_compression_tools(HostPaths(work))}
+    messages = set()
+    for outside in (tmp_path / "model.pt", tmp_path / "missing.pt"):
+        with pytest.raises(UserError, match="may only read files under") as refused:
+            tools["compression_perplexity"].invoke({"model_file": str(outside)})
+        messages.add(str(refused.value).removeprefix(str(outside)))
+    assert len(messages) == 1  # whether the file exists is not revealed
+    with pytest.raises(UserError, match="may only write files inside"):
+        tools["compression_prune"].invoke({"sparsity": 0.5, "windows": 1, "out_file": str(tmp_path / "p.pt")})
+    assert not (tmp_path / "p.pt").exists()
+    with pytest.raises(UserError, match="may only read files under"):
+        make_compression_tools()[0].invoke({"model_file": str(tmp_path / "model.pt")})  # no work directory at all

@@ -2,7 +2,8 @@ import numpy as np
 import pytest
 import torch
 
-from tools.numerics.sae import SAE_TOOL, load_activations
+from tools.hostpaths import HostPaths
+from tools.numerics.sae import load_activations, make_sae_tools
 
 
 def test_load_activations_checks_shape(tmp_path):
@@ -20,6 +21,7 @@ def test_tool_recommends_an_l0_from_a_file(tmp_path):
     directions = torch.linalg.qr(torch.randn(16, 8, generator=generator))[0].T
     fires = (torch.rand(3000, 8, generator=generator) < 0.25).float()
     np.save(tmp_path / "acts.npy", (fires @ directions).numpy())
-    result = SAE_TOOL.invoke({"path": str(tmp_path / "acts.npy"), "k_values": [1, 2, 4], "width": 8, "steps": 80})
+    tool, = make_sae_tools(HostPaths(tmp_path))
+    result = tool.invoke({"path": str(tmp_path / "acts.npy"), "k_values": [1, 2, 4], "width": 8, "steps": 80})
     assert result["recommended_l0"] in (1, 2, 4)
     assert [row["k"] for row in result["curve"]] == [1, 2, 4]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tools.sandbox import SANDBOXED_TAG, SandboxWorkspace, make_sandbox_tools
+from tools.sandbox import SandboxWorkspace, make_sandbox_tools
 
 
 @pytest.fixture
@@ -36,5 +36,5 @@ def test_paths_must_stay_inside_the_work_directory(sandbox_tools):
 
 
 def test_every_tool_declares_its_effects(sandbox_tools):
-    assert all(SANDBOXED_TAG in tool.tags and tool.needs_approval and tool.group == "sandbox"
+    assert all(tool.sandboxed and tool.needs_approval and tool.group == "sandbox"
                for tool in sandbox_tools.values())
