@@ -92,23 +92,44 @@ def expose_to_unprivileged(paths: list[str]) -> None:
 
 
 def search_path() -> str:
-    """PATH inside a sandbox: the host Python's bin folder first, then the system folders."""
-    python_bin = os.path.join(python_dirs()[0], "bin")
-    return f"{python_bin}:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"
+    """PATH inside a sandbox: the running Python's bin folder first (a virtual environment's, when it runs in one),
+    then its base installation's, then the system folders."""
+    bins = dict.fromkeys(os.path.join(os.path.realpath(p), "bin") for p in (sys.prefix, sys.base_prefix))
+    return ":".join([*bins, "/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin", "/sbin"])
 
 
-def private_view(workdir: str, tmp_mb: int) -> None:
+SCRATCH_DIRS = ("/tmp", "/dev/shm")
+
+
+def under_scratch(paths: list[str]) -> list[str]:
+    """The paths among ``paths`` that a private /tmp or /dev/shm would hide (e.g. a venv under /tmp)."""
+    return [p for p in paths if any(p.startswith(s + "/") for s in SCRATCH_DIRS)]
+
+
+def private_view(workdir: str, tmp_mb: int, keep: list[str]) -> None:
     """(child, root, in its private mount namespace) What bubblewrap gives, for the unshare fallback: the host
-    read-only, a private size-capped /tmp, and only the work dir writable."""
-    work_fd = os.open(workdir, os.O_PATH | os.O_DIRECTORY)
-    for scratch in ("/tmp", "/dev/shm"):
+    read-only, a private size-capped /tmp, and only the work dir writable. The paths in ``keep`` that live
+    below /tmp or /dev/shm (the Python installation, the project) are bound back, read-only, on the new /tmp."""
+    bind_back = {p: os.open(p, os.O_PATH) for p in [*under_scratch(keep), workdir]}
+    for scratch in SCRATCH_DIRS:
         if os.path.isdir(scratch):
             linux.mount("tmpfs", scratch, "tmpfs", linux.MS_NOSUID | linux.MS_NODEV, f"size={tmp_mb}m,mode=1777")
-    os.makedirs(workdir, exist_ok=True)
-    linux.mount(f"/proc/self/fd/{work_fd}", workdir, None, linux.MS_BIND)
-    os.close(work_fd)
+    for path, fd in bind_back.items():
+        _mount_point(path, fd)
+        linux.mount(f"/proc/self/fd/{fd}", path, None, linux.MS_BIND | (0 if path == workdir else linux.MS_REC))
+        os.close(fd)
     linux.set_read_only("/", True, recursive=True)
     for writable in ("/tmp", "/dev/shm", "/proc", workdir):
         if os.path.isdir(writable):
             linux.set_read_only(writable, False, recursive=False)
     os.chdir(workdir)  # the cwd set before this hook still points at the old, now read-only, mount
+
+
+def _mount_point(path: str, fd: int) -> None:
+    """An empty directory (or file) at ``path`` to bind the object open as ``fd`` onto."""
+    if stat.S_ISDIR(os.fstat(fd).st_mode):
+        os.makedirs(path, mode=0o755, exist_ok=True)
+        return
+    os.makedirs(os.path.dirname(path), mode=0o755, exist_ok=True)
+    with open(path, "a"):
+        pass

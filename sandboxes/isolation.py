@@ -20,7 +20,11 @@ from sandboxes.cgroups import Cgroup
 
 NOBODY = (65534, 65534)
 RUN_UID_BASE, RUN_UID_SPAN = 200_000, 60_000  # unused ids: each run gets its own, when we are root
-WRAPPER_PROCS = 3  # bwrap, its namespace init, slack
+WRAPPER_PROCS = 3  # bwrap (or unshare), its namespace init (or the status shell), slack
+UNSHARE_MAPS = ("--map-current-user", "--map-root-user")
+STATUS_SHELL = ("/bin/sh", "-c", '"$@"; exit $?', "sh")
+"""Runs the command under unshare and exits 128+N when a signal N killed it: util-linux's unshare cannot re-raise
+SIGKILL on itself and exits 1 instead, which would hide an out-of-memory kill (137)."""
 
 
 @dataclass(frozen=True)
@@ -33,6 +37,9 @@ class HostCaps:
     cgroups: bool
     private_mounts: bool = False
     """Root may build a private mount namespace (needed to show e.g. /root/.pyenv to another uid)."""
+    unshare_map: str = "--map-current-user"
+    """How unshare maps the run's uid into its user namespace: to itself where util-linux can (2.38+), else to
+    root (the uid outside is still the run's own)."""
 
     @property
     def mode(self) -> str:
@@ -64,7 +71,7 @@ def _private_mounts_work() -> bool:
 
     def private_namespace() -> None:
         hostfs.enter_private_mount_namespace()
-        hostfs.private_view(folder, 1)
+        hostfs.private_view(folder, 1, hostfs.python_dirs())
     folder = tempfile.mkdtemp()
     try:
         return subprocess.run(["/usr/bin/true"], preexec_fn=private_namespace, timeout=10).returncode == 0
@@ -89,11 +96,10 @@ def probe() -> HostCaps:
     bwrap = bool(shutil.which("bwrap")) and _works(
         ["bwrap", "--unshare-all", "--die-with-parent", "--ro-bind", "/usr", "/usr", *links, "--proc", "/proc",
          "/usr/bin/true"])
-    unshare = bool(shutil.which("unshare")) and _works(
-        ["unshare", "--user", "--map-root-user", "--net", "--pid", "--fork", "--kill-child", "--mount-proc",
-         "/usr/bin/true"])
-    return HostCaps(bwrap=bwrap, unshare=unshare, root=os.geteuid() == 0, cgroups=_cgroups_work(),
-                    private_mounts=_private_mounts_work())
+    maps = [m for m in UNSHARE_MAPS if shutil.which("unshare") and _works(
+        ["unshare", "--user", m, "--net", "--pid", "--fork", "--kill-child", "--mount-proc", "/usr/bin/true"])]
+    return HostCaps(bwrap=bwrap, unshare=bool(maps), root=os.geteuid() == 0, cgroups=_cgroups_work(),
+                    private_mounts=_private_mounts_work(), unshare_map=maps[0] if maps else UNSHARE_MAPS[0])
 
 
 def run_as(caps: HostCaps, limits: Limits) -> tuple[int, int] | None:
@@ -137,7 +143,8 @@ def preexec_hook(caps: HostCaps, limits: Limits, cgroup: Cgroup | None, ids: tup
                  workdir: str) -> Callable[[], None]:
     """The child-side set-up: join the cgroup, set rlimits, arrange the mounts, drop root."""
     rlimits = _rlimits(limits, caps)
-    hidden = hostfs.hidden_paths(hostfs.readonly_dirs(limits.extra_ro_paths)) if ids else []
+    shown = hostfs.readonly_dirs(limits.extra_ro_paths)
+    hidden = hostfs.hidden_paths(shown) if ids else []
     own_view = _own_view(caps)
 
     def setup() -> None:
@@ -151,7 +158,7 @@ def preexec_hook(caps: HostCaps, limits: Limits, cgroup: Cgroup | None, ids: tup
         if hidden:
             hostfs.expose_to_unprivileged(hidden)
         if own_view:
-            hostfs.private_view(workdir, limits.disk_mb)
+            hostfs.private_view(workdir, limits.disk_mb, shown)
             if caps.mode == "none" and not limits.network:
                 linux.unshare(linux.CLONE_NEWNET)
         if ids is not None:
@@ -183,12 +190,13 @@ def bwrap_prefix(limits: Limits, workdir: str, env: Mapping[str, str]) -> list[s
     return args + ["--remount-ro", "/", "--"]
 
 
-def unshare_prefix(limits: Limits) -> list[str]:
-    """util-linux unshare: new user, pid and (unless allowed) network namespaces."""
-    args = ["unshare", "--user", "--map-root-user", "--pid", "--fork", "--kill-child", "--mount-proc"]
+def unshare_prefix(caps: HostCaps, limits: Limits) -> list[str]:
+    """util-linux unshare: new user, pid and (unless allowed) network namespaces; the command runs under
+    :data:`STATUS_SHELL` so that a kill by a signal is reported as such."""
+    args = ["unshare", "--user", caps.unshare_map, "--pid", "--fork", "--kill-child", "--mount-proc"]
     if not limits.network:
         args.append("--net")
-    return args + ["--"]
+    return [*args, "--", *STATUS_SHELL]
 
 
 def protections(caps: HostCaps, limits: Limits, disk_capped: bool, ids: tuple[int, int] | None) -> dict[str, object]:
@@ -216,5 +224,5 @@ def build_plan(caps: HostCaps, argv: list[str], limits: Limits, workdir: str, en
     if caps.bwrap:
         return Plan(bwrap_prefix(limits, workdir, env) + argv, {"PATH": env["PATH"]}, hook)
     if caps.unshare:
-        return Plan(unshare_prefix(limits) + argv, env, hook)
+        return Plan(unshare_prefix(caps, limits) + argv, env, hook)
     return Plan(list(argv), env, hook)

@@ -11,7 +11,7 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Mapping, Sequence
 
-from sandboxes import hostfs, isolation, janitor, linux, records, workdir
+from sandboxes import guarantees, hostfs, isolation, janitor, linux, records, workdir
 from sandboxes.base import Limits, RunResult
 from sandboxes.cgroups import Cgroup
 from sandboxes.envpolicy import sandbox_env
@@ -188,6 +188,11 @@ class LocalSandbox:
         limits = Limits()
         ids = isolation.run_as(self.caps, limits)
         return isolation.protections(self.caps, limits, disk_capped=self.caps.root, ids=ids)
+
+    @property
+    def guarantees(self) -> dict[str, bool]:
+        """Which of :data:`sandboxes.guarantees.GUARANTEES` this host keeps (what `agent doctor` reports)."""
+        return guarantees.kept(self.caps)
 
     def run(self, argv: Sequence[str], *, files: Mapping[str, bytes] | None = None,
             env: Mapping[str, str] | None = None, limits: Limits | None = None,

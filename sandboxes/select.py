@@ -1,26 +1,82 @@
-"""Pick a sandbox backend by name: ``docker``, ``local`` or ``auto`` (docker when the engine answers)."""
+"""Pick a sandbox backend by name: ``docker``, ``local`` or ``auto`` (docker when the engine answers).
+
+Before a backend is handed out for the first time in a process it must prove that it can run a trivial job
+(this Python, with its packages); if it cannot, the caller gets one clear line saying what failed and how to
+fix it, instead of every later job failing as if the code it ran were wrong.
+"""
 
 from __future__ import annotations
 
 import functools
 import logging
 import os
+import sys
 
-from sandboxes.base import Sandbox
+from sandboxes.base import Limits, RunResult, Sandbox
 from sandboxes.errors import UserError
 from sandboxes.telemetry import emit
 
 log = logging.getLogger(__name__)
 BACKENDS = ("auto", "docker", "local")
+PROOF_JOB = "import importlib.util; print('sandbox ok' if importlib.util.find_spec('pydantic') else 'no packages')"
+"""The trivial job: the running Python starts and finds its installed packages."""
+PROOF_LIMITS = Limits(wall_s=120, cpu_s=60, memory_mb=512, pids=32, disk_mb=16)
+FIXES = {
+    "local": "install bubblewrap (apt-get install bubblewrap), or start Docker (.ci/start-dockerd.sh) and pass "
+             "--sandbox docker (AGENT_SANDBOX=docker)",
+    "docker": "start the Docker engine (.ci/start-dockerd.sh), or pass --sandbox local (AGENT_SANDBOX=local)",
+}
 
 
 @functools.lru_cache(maxsize=None)
 def _cached(name: str) -> Sandbox:
+    try:
+        sandbox = _construct(name)
+    except UserError:
+        raise
+    except Exception as error:  # e.g. the base image cannot be built: one line with the fix, not a traceback
+        raise UserError(f"the {name} sandbox could not be set up ({type(error).__name__}: {error}); "
+                        f"fix: {FIXES[name]}") from error
+    prove(sandbox, name)
+    return sandbox
+
+
+def _construct(name: str) -> Sandbox:
     if name == "local":
         from sandboxes.local import LocalSandbox
         return LocalSandbox()
     from sandboxes.docker_sandbox import DockerSandbox
     return DockerSandbox()
+
+
+def prove(sandbox: Sandbox, name: str) -> None:
+    """Run :data:`PROOF_JOB` in ``sandbox``; a UserError naming what failed and the fix when it does not work.
+    On the local backend, also warn (one line each) about the safety guarantees this host lacks."""
+    try:
+        failure = _failure(sandbox.run([sys.executable, "-c", PROOF_JOB], limits=PROOF_LIMITS))
+    except Exception as error:  # whatever stops the backend from starting the job is the finding
+        failure = f"{type(error).__name__}: {error}"
+    if failure:
+        emit("sandbox.unusable", backend=name, failure=failure)
+        raise UserError(f"the {name} sandbox cannot run a trivial job ({failure}); fix: {FIXES[name]}")
+    caps = getattr(sandbox, "caps", None)
+    if caps is not None:
+        from sandboxes.guarantees import safety_warnings
+
+        for line in safety_warnings(caps):
+            log.warning("warning: %s", line)
+            emit("sandbox.warning", backend=name, warning=line)
+
+
+def _failure(result: RunResult) -> str:
+    """'' when the proof job worked, else what went wrong in a few words."""
+    if result.ok and result.stdout.strip() == "sandbox ok":
+        return ""
+    if result.sandbox_error:
+        return result.sandbox_error
+    said = (result.stderr.strip() or result.stdout.strip()).splitlines()
+    detail = said[-1][:300] if said else "no output"
+    return f"{sys.executable} exited {result.returncode}: {detail}"
 
 
 def docker_answers() -> str | None:

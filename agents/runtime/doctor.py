@@ -95,6 +95,20 @@ def unshare_check() -> Check:
     return result(outcome["ok"], "user and network namespaces work" if outcome["ok"] else outcome["detail"])
 
 
+def local_guarantees_check() -> Check:
+    """What the local backend keeps on this host (:mod:`sandboxes.guarantees`): not ok when it lacks a safety
+    guarantee; each lacking one is named with its reason, in one line."""
+    from sandboxes.guarantees import GUARANTEES, SAFETY, lacking
+    from sandboxes.isolation import probe
+
+    caps = probe()
+    missing = lacking(caps)
+    detail = "; ".join(f"{name}: {why}" for name, why in missing.items()) or \
+        f"{caps.mode}: all kept ({', '.join(GUARANTEES)})"
+    return result(not any(name in missing for name in SAFETY), detail,
+                  guarantees={name: name not in missing for name in GUARANTEES})
+
+
 def gpu_check() -> Check:
     outcome = run_command(["nvidia-smi", "-L"], 20)
     if not outcome["ok"]:
@@ -168,7 +182,8 @@ def selftest_section(enabled: bool) -> Check:
 
 
 SANDBOX_CHECKS: dict[str, Callable[[], Check]] = {
-    "docker": docker_check, "bubblewrap": bubblewrap_check, "unshare": unshare_check}
+    "docker": docker_check, "bubblewrap": bubblewrap_check, "unshare": unshare_check,
+    "local_guarantees": local_guarantees_check}
 TOOLCHAIN_CHECKS: dict[str, Callable[[], Check]] = {
     "g++": lambda: run_command(["g++", "--version"], 20), "nvcc": lambda: run_command(["nvcc", "--version"], 20, line=-1), "gpu": gpu_check,
     "triton_interpreter": triton_check, "klayout_python": klayout_python_check, "klayout_drc": klayout_drc_check,

@@ -23,6 +23,16 @@ def docker_sandbox():
     return get_sandbox("docker")
 
 
+def require_guarantee(sandbox, name: str) -> None:
+    """Skip, naming the reason, when ``sandbox`` does not promise guarantee ``name`` on this host (what `agent
+    doctor` reports for the local backend); the docker backend promises them all through its containers."""
+    kept = getattr(sandbox, "guarantees", None)
+    if kept is not None and not kept[name]:
+        from sandboxes.guarantees import lacking
+
+        pytest.skip(f"this host's {sandbox.name} sandbox lacks '{name}': {lacking(sandbox.caps)[name]}")
+
+
 @pytest.fixture(params=["local", pytest.param("docker", marks=pytest.mark.docker)])
 def any_sandbox(request):
     """Both backends (the docker one is marked ``docker`` and skips without an engine)."""

@@ -32,3 +32,18 @@ def test_selftest_can_be_skipped_and_klayout_api_is_probed_for_real():
     assert selftest_section(False)["skipped"] is True
     check = klayout_python_check()
     assert isinstance(check["ok"], bool) and "klayout" in check["detail"]
+
+
+def test_local_guarantees_are_what_the_local_sandbox_keeps():
+    from agents.runtime.doctor import local_guarantees_check
+    from sandboxes.guarantees import SAFETY, lacking
+    from sandboxes.isolation import probe
+    from sandboxes.local import LocalSandbox
+
+    check = local_guarantees_check()
+    sandbox = LocalSandbox()
+    assert check["guarantees"] == sandbox.guarantees
+    sandbox.close()
+    missing = lacking(probe())
+    assert check["ok"] is not any(name in missing for name in SAFETY)
+    assert all(why in check["detail"] for why in missing.values())
