@@ -41,6 +41,8 @@ def parse_budget(argument: str) -> dict[str, Any]:
             values[key] = kind(text)
         except ValueError:
             raise UserError(f"{flag} needs a number, got {text!r}") from None
+        if values[key] < 0 or (key == "budget" and values[key] < 1):
+            raise UserError(f"{flag} must be {'at least 1' if key == 'budget' else '0 or more'}, got {text}")
     return values
 
 

@@ -9,7 +9,10 @@ import sys
 from sandboxes.errors import UserError
 
 from agents.cli.groups import app
+from agents.cli.output import CommandInterrupted
 from agents.runtime.models.base import ModelReplyError
+
+INTERRUPTED = 130
 
 # Each module attaches its commands to the groups in agents.cli.groups when imported.
 COMMAND_MODULES = [
@@ -52,28 +55,41 @@ def _load_commands(debug: bool = False) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Run the CLI; a UserError prints one line and exits 2 unless --debug is given."""
+    """Run the CLI; a UserError prints one line and exits 2 unless --debug is given; Ctrl-C exits 130."""
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
     if debug:
         argv.remove("--debug")
         os.environ["AGENT_DEBUG"] = "1"
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    _load_commands(debug)
     try:
-        app(args=argv, standalone_mode=False)
+        _load_commands(debug)
+        code = app(args=argv, standalone_mode=False)
     except (UserError, ModelReplyError) as error:
         if debug:
             raise
         print(f"error: {_one_line(error)}", file=sys.stderr)
         sys.exit(2)
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        sys.exit(130)
+    except (KeyboardInterrupt, CommandInterrupted) as interrupt:
+        _interrupted(getattr(interrupt, "run_id", None))
     except SystemExit:
         raise
     except Exception as error:  # click usage errors arrive here in non-standalone mode
         _handle_click_error(error, debug)
+    else:
+        if code == INTERRUPTED:  # typer turns a KeyboardInterrupt it sees into this exit code
+            _interrupted(None)
+        if isinstance(code, int) and code:
+            sys.exit(code)
+
+
+def _interrupted(run_id: str | None) -> None:
+    """One line for Ctrl-C (naming the command that continues the run, when there is one) and exit 130."""
+    if run_id:
+        print(f"interrupted: run {run_id} is saved; continue it with: agent runs resume {run_id}", file=sys.stderr)
+    else:
+        print("interrupted", file=sys.stderr)
+    sys.exit(INTERRUPTED)
 
 
 def _one_line(error: Exception) -> str:
@@ -90,7 +106,7 @@ def _handle_click_error(error: Exception, debug: bool) -> None:
     if kind == "Exit":
         sys.exit(getattr(error, "exit_code", 0))
     if kind == "Abort":
-        sys.exit(130)
+        _interrupted(None)
     if hasattr(error, "format_message") and not debug:
         message = _one_line_text(error.format_message())
         if message:  # an empty message follows the help text shown for a bare group

@@ -11,9 +11,6 @@ from agents.cli.common import run_benchmark
 from agents.cli.groups import bench_app
 from agents.cli.output import Output, with_output
 from agents.cli.run_pathwise import ProblemOption
-from benchmarks.ahd.bench import baseline_report, speed_evaluator, speed_report
-from benchmarks.ahd.evaluator import Evaluator, EvaluatorConfig
-from benchmarks.ahd.registry import PROBLEMS, get_problem
 from benchmarks.report import Report
 from sandboxes.errors import UserError
 
@@ -25,6 +22,10 @@ def bench_ahd(problem: ProblemOption = None,
               split: Annotated[str, typer.Option(help="test or train.")] = "test",
               *, output: Output) -> None:
     """The classic baselines' gaps on the AHD test sets (one row per method, problem and size)."""
+    from benchmarks.ahd.bench import baseline_report
+    from benchmarks.ahd.evaluator import Evaluator, EvaluatorConfig
+    from benchmarks.ahd.registry import PROBLEMS, get_problem
+
     if not baselines:
         raise UserError("nothing to benchmark: pass --baselines")
     chosen = [get_problem(name) for name in ([problem] if problem else PROBLEMS)]
@@ -46,6 +47,8 @@ def bench_ahd(problem: ProblemOption = None,
 def bench_ahd_speed(repeats: Annotated[int, typer.Option(help="Timed repetitions.")] = 3,
                     *, output: Output) -> None:
     """Seconds to evaluate best fit on the 5k-item bin-packing test sets, compute vs sandbox start-up."""
+    from benchmarks.ahd.bench import speed_evaluator, speed_report
+
     run, report = run_benchmark("bench-ahd-speed", {"repeats": repeats},
                                 lambda run: speed_report(speed_evaluator(), repeats))
     output.report(report, run)

@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
 from agents.cli.common import run_benchmark
 from agents.cli.groups import bench_app
 from agents.cli.output import Output, with_output
-from agents.runtime.run import Run
-from benchmarks.drc.harness import bench_report, load_decks, speed_report, stray_decks
 from benchmarks.report import Report
-from benchmarks.drc.suite import load_suite, select_tasks
-from tools.drc.runner import DrcRunner
 
 TasksOption = Annotated[str, typer.Option(
     "--tasks", help="builtin (all 120 tasks), builtin:N (a seeded subset), or comma-separated task ids/families.")]
@@ -22,8 +18,10 @@ SandboxOption = Annotated[Optional[str], typer.Option(
     "--sandbox", help="Sandbox backend for klayout: auto, docker or local (default $AGENT_SANDBOX or auto).")]
 
 
-def _runner(sandbox: str | None) -> DrcRunner:
+def _runner(sandbox: str | None) -> Any:
+    """The batched KLayout runner on the chosen sandbox."""
     from sandboxes.select import get_sandbox
+    from tools.drc.runner import DrcRunner
 
     return DrcRunner(get_sandbox(sandbox))
 
@@ -36,6 +34,9 @@ def bench_drc(tasks: TasksOption = "builtin",
     """Score DRC decks on the Rule2DRC suite: success needs every layout to run, no unknown category, F1 = 1.
 
     A deck whose file name matches no task of the suite is named on stderr and in the summary."""
+    from benchmarks.drc.harness import bench_report, load_decks, stray_decks
+    from benchmarks.drc.suite import load_suite, select_tasks
+
     suite = load_suite()
     chosen = select_tasks(suite, tasks)
     found, strays = load_decks(chosen, decks), stray_decks(decks, suite)
@@ -43,7 +44,7 @@ def bench_drc(tasks: TasksOption = "builtin",
         print(f"warning: {len(strays)} deck(s) in {decks} match no task and were not scored: {', '.join(strays)}",
               file=sys.stderr)
 
-    def measure(run: Run) -> Report:
+    def measure(run: Any) -> Report:
         report = bench_report(chosen, found, _runner(sandbox), decks)
         if strays:
             report.summary["decks_matching_no_task"] = strays
@@ -60,6 +61,9 @@ def bench_drc_speed(task: Annotated[str, typer.Option(help="Task id whose gold d
                     single: Annotated[int, typer.Option(help="Layouts run one klayout process each.")] = 10,
                     sandbox: SandboxOption = None, *, output: Output) -> None:
     """Layouts per second for one deck: the batch runner against one klayout process per layout."""
+    from benchmarks.drc.harness import speed_report
+    from benchmarks.drc.suite import load_suite, select_tasks
+
     chosen = select_tasks(load_suite(), task)[0]
     run, report = run_benchmark("bench-drc-speed", {"task": task, "layouts": layouts, "single": single,
                                                     "sandbox": sandbox},

@@ -9,12 +9,11 @@ import typer
 from agents.cli.common import with_run_options
 from agents.cli.groups import bench_app
 from agents.cli.output import Output
-from agents.cli.run_evokernel import BudgetOption, MemoryOption, TargetOption, TasksOption, WorkersOption
+from agents.cli.run_evokernel import (BudgetOption, MemoryOption, TargetOption, TasksOption, WorkersOption,
+                                      check_inputs)
 from agents.runtime.config import load_config
 from agents.runtime.launch import RunOptions, launch
 from agents.runtime.registry import register_agent
-
-from agents.evokernel.config import EvoKernelConfig
 
 BENCH_NAME = "evokernel-bench"
 register_agent(BENCH_NAME, "agents.evokernel.bench:execute_bench")
@@ -29,8 +28,10 @@ def bench_evokernel(methods: Annotated[str, typer.Option(
                     *, options: RunOptions, output: Output) -> None:
     """Run every method on the same tasks and budget and print one comparison table."""
     from agents.evokernel.bench import bench_config, parse_methods
+    from agents.evokernel.config import EvoKernelConfig
 
     base = load_config(EvoKernelConfig, "evokernel", {"target": target, "tasks": tasks, "budget": budget,
                                                        "memory": memory, "workers": workers})
-    run, report = launch(BENCH_NAME, bench_config(base, parse_methods(methods)), options)
+    config = bench_config(base, parse_methods(methods))
+    run, report = launch(BENCH_NAME, config, options, lambda _config, model: check_inputs(base, model))
     output.report(report, run)

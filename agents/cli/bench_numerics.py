@@ -38,8 +38,8 @@ def bench_bred(quick: Annotated[bool, typer.Option(help="Shorter runs (the test-
 
 @bench_app.command("sae-l0")
 @with_output
-def bench_sae_l0(k_max: Annotated[int, typer.Option(help="Sweep k = 1..k_max.")] = 25,
-                 steps: Annotated[int, typer.Option(help="Training steps per SAE.")] = 1500,
+def bench_sae_l0(k_max: Annotated[int, typer.Option(min=1, help="Sweep k = 1..k_max.")] = 25,
+                 steps: Annotated[int, typer.Option(min=1, help="Training steps per SAE.")] = 1500,
                  *, output: Output) -> None:
     """Sweep BatchTopK k on the correlated toy model; the proxy's L0 against the true L0."""
     import torch

@@ -14,15 +14,15 @@ from agents.cli.output import Output, with_output
 
 @bench_app.command("qmemory")
 @with_output
-def bench_qmemory(entries: Annotated[int, typer.Option(help="Memory entries to fill.")] = 100_000,
-                  queries: Annotated[int, typer.Option(help="Timed retrievals per index and condition.")] = 200,
+def bench_qmemory(entries: Annotated[int, typer.Option(min=1, help="Memory entries to fill.")] = 100_000,
+                  queries: Annotated[int, typer.Option(min=1, help="Timed retrievals per index and condition.")] = 200,
                   load: Annotated[bool, typer.Option(
                       "--load", help="Measure again while one CPU-burning process runs.")] = False,
                   words: Annotated[str, typer.Option(
                       help="Words per synthetic entry, MIN-MAX (longer fills more buckets).")] = "12-39",
                   query_words: Annotated[str, typer.Option(help="Words per query, MIN-MAX.")] = "12-39",
                   dim: Annotated[int, typer.Option(
-                      help="Hash buckets of the TF-IDF embedding (more buckets: sparser vectors).")] = 256,
+                      min=1, help="Hash buckets of the TF-IDF embedding (more buckets: sparser vectors).")] = 256,
                   *, output: Output) -> None:
     """Full retrievals (embed, recall, Q lookup, epsilon-greedy, fetch): p50/p95 per query of the postings
     index and of the brute-force dense product it replaced, side by side, with no added load and (--load)

@@ -9,7 +9,6 @@ import typer
 from agents.cli.common import with_run_options
 from agents.cli.groups import bench_app
 from agents.cli.output import Output
-from agents.rpg.config import BenchRepoConfig
 from agents.runtime.config import load_config
 from agents.runtime.launch import RunOptions, launch
 from agents.runtime.registry import register_agent
@@ -30,6 +29,8 @@ def bench_repo(
         export: Annotated[Optional[str], typer.Option("--export", help="Write SWE-bench predictions JSONL.")] = None,
         *, options: RunOptions, output: Output) -> None:
     """Localisation accuracy (Acc@k, recall, NDCG at file/module/function level) of a localiser."""
+    from agents.rpg.config import BenchRepoConfig
+
     bench = {k: v for k, v in {"workers": workers, "mirrors": mirrors, "allow_clone": allow_clone or None}.items()
              if v is not None}
     config = load_config(BenchRepoConfig, "bench_repo", {"instances": instances, "localizer": localizer,

@@ -15,7 +15,6 @@ from sandboxes.errors import UserError
 from agents.cli.common import run_benchmark
 from agents.cli.groups import bench_app
 from agents.cli.output import Output, with_output
-from agents.rpg.perf import measure
 
 DEFAULT_PACKAGE = "networkx"
 
@@ -35,6 +34,8 @@ def bench_rpg(path: Annotated[Optional[Path], typer.Option("--path", help="Pytho
               *, output: Output) -> None:
     """Full offline build (lines/s), incremental update after a one-file change (fraction of the full
     build, checked equal to a rebuild) and search_node latency, measured side by side."""
+    from agents.rpg.perf import measure
+
     source = (path or default_code_base()).resolve()
     if not source.is_dir():
         raise UserError(f"not a directory: {source}")

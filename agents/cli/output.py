@@ -35,6 +35,14 @@ EXIT_CODES = {"stopped": 3, "paused": 4}
 (a user error is 2, an interrupt 130)."""
 
 
+class CommandInterrupted(Exception):
+    """Ctrl-C ended a command; carries the id of the run it interrupted (None: no run was going)."""
+
+    def __init__(self, run_id: str | None):
+        super().__init__(run_id or "interrupted")
+        self.run_id = run_id
+
+
 @dataclass
 class Output:
     """Where one command's result goes (``--json`` / ``--json-out``)."""
@@ -96,10 +104,13 @@ def with_output(command: Callable[..., Any]) -> Callable[..., Any]:
         return {"output": Output(values["as_json"], values["json_out"], sys.stdout)}
 
     def call(kwargs: dict[str, Any]) -> Any:
-        if not kwargs["output"].as_json:
-            return command(**kwargs)
-        with contextlib.redirect_stdout(sys.stderr):
-            return command(**kwargs)
+        try:
+            if not kwargs["output"].as_json:
+                return command(**kwargs)
+            with contextlib.redirect_stdout(sys.stderr):
+                return command(**kwargs)
+        except KeyboardInterrupt as interrupt:  # typer would turn it into a bare exit code and lose the run id
+            raise CommandInterrupted(getattr(interrupt, "run_id", None)) from None
 
     return add_options(command, {"as_json": (JsonFlag, False), "json_out": (JsonOutOption, None)}, ("output",),
                        build, call)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
+
+from sandboxes.errors import UserError
 
 from agents.cli.common import with_run_options
 from agents.cli.groups import run_app
@@ -13,7 +16,8 @@ from agents.runtime.config import load_config
 from agents.runtime.launch import RunOptions, launch
 from agents.runtime.registry import register_agent
 
-from agents.evokernel.config import EvoKernelConfig
+if TYPE_CHECKING:
+    from agents.evokernel.config import EvoKernelConfig
 
 AGENT_NAME = "evokernel"
 register_agent(AGENT_NAME, "agents.evokernel.agent:execute")
@@ -26,6 +30,9 @@ WorkersOption = Annotated[Optional[int], typer.Option("--workers", help="Tasks a
 
 
 def _config(target, tasks, budget, memory, workers, **extra) -> EvoKernelConfig:
+    """The EvoKernel settings from the flags, then ``AGENT_EVOKERNEL_*``, then ``[evokernel]``."""
+    from agents.evokernel.config import EvoKernelConfig
+
     flags = {"target": target, "tasks": tasks, "budget": budget, "memory": memory, "workers": workers, **extra}
     config = load_config(EvoKernelConfig, "evokernel", flags)
     if config.memory is None and config.method in ("evokernel", "evokernel-noq"):
@@ -33,6 +40,24 @@ def _config(target, tasks, budget, memory, workers, **extra) -> EvoKernelConfig:
 
         config = config.model_copy(update={"memory": default_memory_path(config.target)})
     return config
+
+
+def check_inputs(config: EvoKernelConfig, model: object) -> None:
+    """What would end the run at once, checked before its directory exists: the target, the tasks,
+    template kernels for the offline policy and a memory file that is not one."""
+    from agents.evokernel.env import TARGETS
+    from agents.evokernel.templates import template_library
+    from benchmarks.kernels.tasks import load_tasks
+    from memory.qmemory.store import MemoryStore
+
+    if config.target not in TARGETS:
+        raise UserError(f"unknown target '{config.target}': choose from {', '.join(TARGETS)}")
+    if model is None and template_library(config.target) is None:
+        raise UserError(f"the offline policy needs template kernels and target '{config.target}' has none: "
+                        "pass --model (or use --target npu)")
+    load_tasks(config.tasks)
+    if config.memory and Path(config.memory).exists():
+        MemoryStore(config.memory).close()
 
 
 @run_app.command("evokernel")
@@ -47,5 +72,5 @@ def run_evokernel(target: TargetOption = None, tasks: TasksOption = None,
                   *, options: RunOptions, output: Output) -> None:
     """Draft and refine kernels with a Q-value experience memory (offline policy without a model)."""
     config = _config(target, tasks, budget, memory, workers, method=method, pause_every=pause_every)
-    run, report = launch(AGENT_NAME, config, options)
+    run, report = launch(AGENT_NAME, config, options, check_inputs)
     output.report(report, run)

@@ -10,16 +10,15 @@ import typer
 from agents.cli.common import with_run_options
 from agents.cli.groups import run_app
 from agents.cli.output import Output
-from agents.pathwise.context import PathWiseConfig
 from agents.runtime.config import load_config
 from agents.runtime.launch import RunOptions, launch
 from agents.runtime.registry import register_agent
-from benchmarks.ahd.registry import PROBLEMS, get_problem
 
 AGENT = "pathwise"
 register_agent(AGENT, "agents.pathwise.agent:execute")
 
-ProblemOption = Annotated[Optional[str], typer.Option("--problem", help=f"One of: {', '.join(PROBLEMS)}.")]
+ProblemOption = Annotated[Optional[str], typer.Option(
+    "--problem", help="An AHD problem: bpp_online, tsp_construct, ... (an unknown name lists them all).")]
 
 
 @run_app.command("pathwise")
@@ -38,6 +37,9 @@ def run_pathwise(
     test: Annotated[Optional[bool], typer.Option("--test/--no-test", help="Score the best on the test sets.")] = None,
     *, options: RunOptions, output: Output) -> None:
     """Design a heuristic for an AHD problem; writes the best heuristic, gaps, plots and the graph."""
+    from agents.pathwise.context import PathWiseConfig
+    from benchmarks.ahd.registry import get_problem
+
     flags = {"problem": problem, "method": method, "budget": budget, "population": population,
              "initial_population": initial_population, "actions": actions, "rollouts": rollouts,
              "inner_steps": inner_steps, "seed": seed, "workers": workers, "test": test}

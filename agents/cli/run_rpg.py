@@ -13,7 +13,6 @@ from sandboxes.errors import UserError
 from agents.cli.common import with_run_options
 from agents.cli.groups import run_app
 from agents.cli.output import Output
-from agents.rpg.config import RunRPGConfig
 from agents.runtime.config import load_config
 from agents.runtime.launch import RunOptions, launch
 from agents.runtime.registry import register_agent
@@ -31,11 +30,15 @@ def run_rpg(repo: Annotated[str, typer.Option("--repo", help="Repository to enco
             lifter: Annotated[Optional[str], typer.Option("--lifter", help="auto | offline | model")] = None,
             *, options: RunOptions, output: Output) -> None:
     """Encode a repository into a Repository Planning Graph; localise an issue in it if given."""
+    from agents.rpg.config import RunRPGConfig
+
     if issue_file:
         if not issue_file.is_file():
             raise UserError(f"no such issue file: {issue_file}")
         issue = issue_file.read_text()
     config = load_config(RunRPGConfig, "rpg", {"repo": repo, "commit": commit, "graph": graph, "issue": issue,
                                                "lifter": lifter})
+    if not Path(config.repo).is_dir():
+        raise UserError(f"not a directory: {config.repo} (--repo names the repository to encode)")
     run, report = launch("rpg", config, options)
     output.report(report, run)

@@ -13,8 +13,6 @@ from agents.cli.output import Output
 from agents.runtime.config import load_config
 from agents.runtime.launch import RunOptions, launch
 from agents.runtime.registry import register_agent
-from agents.splittester.config import SplitTesterConfig
-from benchmarks.drc.suite import load_suite, select_tasks
 
 AGENT = "splittester"
 register_agent(AGENT, "agents.splittester.agent:execute")
@@ -33,6 +31,9 @@ def run_splittester(
     sandbox: SandboxOption = None,
     *, options: RunOptions, output: Output) -> None:
     """Synthesize N DRC decks per task and pick one with every selector; pass@1, BoN success, rates, cost."""
+    from agents.splittester.config import SplitTesterConfig
+    from benchmarks.drc.suite import load_suite, select_tasks
+
     flags = {"tasks": tasks, "n": n, "rounds": rounds, "test_layouts": test_layouts, "reference": reference,
              "seed": seed, "sandbox": sandbox}
     config = load_config(SplitTesterConfig, "splittester", flags)

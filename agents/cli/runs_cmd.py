@@ -39,7 +39,8 @@ def _list_row(run_id: str, root: str | None) -> dict[str, Any]:
         info = summarize(Run.open(run_id, root))
     except UserError as error:
         return {"id": run_id, "status": "unreadable", "reason": str(error)}
-    return {"id": info["id"], **{key: info[key] for key in LIST_COLUMNS}, "reason": info["reason"]}
+    return {"id": info["id"], **{key: info[key] for key in LIST_COLUMNS}, "cost_known": info["cost_known"],
+            "reason": info["reason"]}
 
 
 def _list_table(rows: list[dict[str, Any]]) -> Any:
@@ -54,7 +55,7 @@ def _list_table(rows: list[dict[str, Any]]) -> Any:
         if row["status"] == "unreadable":
             table.add_row(Text(row["id"]), "—", "unreadable", Text(cell_text(row["reason"])), "", "", "", "")
             continue
-        cost = f"{row['cost_usd']:.4f}" if row["cost_usd"] is not None else "unknown"
+        cost = f"{row['cost_usd']:.4f}" if row["cost_known"] else "unknown"
         table.add_row(Text(row["id"]), *(Text(cell_text(row[c])) for c in LIST_COLUMNS[:-2]), cost,
                       Text(cell_text(row["best"])))
     return table

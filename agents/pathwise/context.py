@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from pydantic import PositiveFloat, PositiveInt
+
 from agents.pathwise.prompts import Candidate
 from benchmarks.ahd.evaluation import Evaluation
 from benchmarks.ahd.evaluator import Evaluator, EvaluatorConfig
@@ -30,25 +32,25 @@ class PathWiseConfig(Config):
     """AHD problem: bpp_online, tsp_construct, tsp_gls, kp_construct or cvrp_construct."""
     method: Literal["pathwise", "eoh", "random"] = "pathwise"
     """Search method: PathWise, the EoH-style evolution baseline, or random sampling from the seed prompt."""
-    budget: int = 500
+    budget: PositiveInt = 500
     """Heuristic evaluations allowed for the whole run."""
-    population: int = 6
+    population: PositiveInt = 6
     """Population size kept between rounds."""
-    initial_population: int = 30
+    initial_population: PositiveInt = 30
     """Heuristics sampled from the seed prompt before the first round."""
-    actions: int = 2
+    actions: PositiveInt = 2
     """Actions the policy proposes per inner step."""
-    rollouts: int = 2
+    rollouts: PositiveInt = 2
     """Candidate heuristics the world model writes per action."""
-    inner_steps: int = 3
+    inner_steps: PositiveInt = 3
     """Inner-loop steps per round (graph growth before the population is updated)."""
     perturbation: float = 0.3
     """Initial prompt-perturbation probability; it decays linearly to zero over the budget."""
     seed: int = 0
     """Seed of every random choice of the search."""
-    workers: int = 2
+    workers: PositiveInt = 2
     """Candidates evaluated in parallel."""
-    wall_s: float = 60.0
+    wall_s: PositiveFloat = 60.0
     """Sandbox wall-clock limit per instance set."""
     test: bool = True
     """Evaluate the best heuristic and the baselines on the test sets at the end."""

@@ -33,6 +33,8 @@ class Totals:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost_usd: float = 0.0
+    unpriced_calls: int = 0
+    """Calls of a model the price table does not know (their cost is not in ``cost_usd``)."""
 
     @property
     def tokens(self) -> int:
@@ -44,6 +46,7 @@ class Totals:
         self.prompt_tokens += int(event.get("prompt_tokens", 0))
         self.completion_tokens += int(event.get("completion_tokens", 0))
         self.cost_usd += float(event.get("cost_usd", 0.0))
+        self.unpriced_calls += not event.get("cost_known", True)
 
     def as_dict(self) -> dict[str, Any]:
         return {"calls": self.calls, "prompt_tokens": self.prompt_tokens,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, Callable
 
 from pydantic import BaseModel, NonNegativeFloat, NonNegativeInt
 
@@ -16,7 +16,7 @@ from agents.runtime.models.accounting import AccountedModel
 from agents.runtime.models.base import ChatModel
 from agents.runtime.models.resolve import OFFLINE_SPECS, resolve_model
 from agents.runtime.registry import get_agent
-from agents.runtime.run import Run
+from agents.runtime.run import CHECKPOINTS_FILE, Run
 
 
 class RunOptions(Config):
@@ -56,10 +56,17 @@ def wrap_model(model: ChatModel | None, run: Run, options: RunOptions) -> ChatMo
     return AccountedModel(model, run, options.budget())
 
 
-def launch(agent: str, config: BaseModel | dict[str, Any], options: RunOptions) -> tuple[Run, Report]:
-    """Resolve the model, create a run of the registered ``agent`` and execute it."""
+def launch(agent: str, config: BaseModel | dict[str, Any], options: RunOptions,
+           check: Callable[[Any, ChatModel | None], None] | None = None) -> tuple[Run, Report]:
+    """Resolve the model, create a run of the registered ``agent`` and execute it.
+
+    ``check(config, model)`` may raise a UserError for input that would fail the run at once: it runs
+    before the run directory is created, so bad input leaves nothing behind.
+    """
     get_agent(agent)
     model = resolve_model(options.model, api_base=options.api_base)
+    if check is not None:
+        check(config, model)
     run = Run.create(agent, config, runtime=options)
     run.update_meta(model=model.name if model else "offline")
     print(f"run {run.id} ({run.dir}); if it stops early: agent runs resume {run.id}", file=sys.stderr)
@@ -81,6 +88,8 @@ def resume(run: Run, overrides: dict[str, Any] | None = None, *, answer: Any = N
     A changed budget is saved in the run's ``config.json`` (it holds for later resumes too). ``answer``
     answers the interrupt a paused run waits on.
     """
+    if (run.dir / CHECKPOINTS_FILE).exists():
+        run.checkpointer()  # a damaged file is one clear line, before anything changes
     given = {key: value for key, value in (overrides or {}).items() if value is not None}
     budget = {key: given[key] for key in BUDGET_FIELDS if key in given}
     if budget:
@@ -94,7 +103,9 @@ def resume(run: Run, overrides: dict[str, Any] | None = None, *, answer: Any = N
 
 
 def execute_run(run: Run, model: ChatModel | None) -> Report:
-    """Call the agent's ``execute`` inside the run; a spent budget ends it cleanly with a partial report."""
+    """Call the agent's ``execute`` inside the run; a spent budget ends it cleanly with a partial report.
+
+    The run's checkpoint database is closed afterwards, whatever happened."""
     execute = get_agent(run.agent)
     try:
         with run.active():
@@ -103,6 +114,8 @@ def execute_run(run: Run, model: ChatModel | None) -> Report:
         report = budget_report(run, str(error))
     except RunPaused as paused:
         report = paused_report(run, paused)
+    finally:
+        run.close()
     run.write_report(report)
     return report
 

@@ -24,6 +24,17 @@ from agents.runtime.interrupts import NO_ANSWER, RunPaused
 
 RUNS_DIR_ENV = "AGENT_RUNS_DIR"
 CONFIG_FILE, EVENTS_FILE, STATUS_FILE = "config.json", "events.jsonl", "status.json"
+CHECKPOINTS_FILE = "checkpoints.sqlite"
+RUN_FILES = (CONFIG_FILE, EVENTS_FILE, STATUS_FILE, CHECKPOINTS_FILE)
+"""A directory holding any of these under the runs folder is a run (perhaps a damaged one)."""
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C (SIGINT) stopped a run; it is saved as ``interrupted`` and ``agent runs resume`` continues it."""
+
+    def __init__(self, run_id: str):
+        super().__init__(run_id)
+        self.run_id = run_id
 
 
 def runs_root(root: str | Path | None = None) -> Path:
@@ -105,10 +116,15 @@ class Run:
         """Reopen a run by id, unique id prefix, or ``last`` (the newest run)."""
         base = runs_root(root)
         run_dir = _find_run_dir(base, run_id)
+        if not (run_dir / CONFIG_FILE).exists():
+            raise UserError(f"run {run_dir.name} has no {CONFIG_FILE} (its directory {run_dir} is incomplete); "
+                            "it cannot be shown or resumed")
         try:
             meta = json.loads((run_dir / CONFIG_FILE).read_text())
-        except (OSError, json.JSONDecodeError) as error:
-            raise UserError(f"run '{run_id}' has an unreadable {CONFIG_FILE}: {error}") from None
+            if not isinstance(meta, dict) or "agent" not in meta:
+                raise ValueError("it names no agent")
+        except (OSError, ValueError) as error:
+            raise UserError(f"run {run_dir.name} has an unreadable {CONFIG_FILE}: {_one_line(error)}") from None
         return cls(run_dir, meta)
 
     def update_meta(self, **fields: Any) -> None:
@@ -155,7 +171,7 @@ class Run:
             raise
         except KeyboardInterrupt:
             self._finish("interrupted", "interrupted by the user")
-            raise
+            raise RunInterrupted(self.id) from None
         except BaseException as error:
             self._finish("failed", f"{type(error).__name__}: {error}")
             raise
@@ -187,11 +203,19 @@ class Run:
         return record
 
     def checkpointer(self) -> Any:
-        """A LangGraph ``SqliteSaver`` on ``checkpoints.sqlite`` (one per run, thread id = run id)."""
+        """A LangGraph ``SqliteSaver`` on ``checkpoints.sqlite`` (one per run, thread id = run id); a damaged
+        file is a UserError that names it."""
         if self._saver is None:
             from langgraph.checkpoint.sqlite import SqliteSaver
 
-            connection = sqlite3.connect(str(self.dir / "checkpoints.sqlite"), check_same_thread=False)
+            path = self.dir / CHECKPOINTS_FILE
+            connection = sqlite3.connect(str(path), check_same_thread=False)
+            try:
+                connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            except sqlite3.DatabaseError as error:
+                connection.close()
+                raise UserError(f"run {self.id}: {path} is damaged ({error}); its progress cannot be read, so "
+                                "it cannot resume: start a new run") from None
             self._saver = SqliteSaver(connection)
         return self._saver
 
@@ -201,8 +225,12 @@ class Run:
         _write_atomic(self.dir / "report.md", report.to_markdown())
 
     def read_report(self) -> Report | None:
+        """The report written so far; None when there is none or it cannot be read."""
         path = self.dir / "report.json"
-        return Report.read_json(path) if path.exists() else None
+        try:
+            return Report.read_json(path) if path.exists() else None
+        except (OSError, ValueError, AttributeError):
+            return None
 
     def close(self) -> None:
         if self._saver is not None:
@@ -235,11 +263,17 @@ def list_run_ids(root: str | Path | None = None) -> list[str]:
     base = runs_root(root)
     if not base.is_dir():
         return []
-    return [p.name for p in sorted((p for p in base.iterdir() if (p / CONFIG_FILE).exists()), key=_created)]
+    runs = (p for p in base.iterdir() if any((p / name).exists() for name in RUN_FILES))
+    return [p.name for p in sorted(runs, key=_created)]
 
 
 def _created(run_dir: Path) -> tuple[float, str]:
+    """Creation time from config.json, else the directory's modification time (a damaged run)."""
     try:
         return float(json.loads((run_dir / CONFIG_FILE).read_text()).get("created", 0)), run_dir.name
-    except (OSError, ValueError):
-        return 0.0, run_dir.name
+    except (OSError, ValueError, AttributeError):
+        return run_dir.stat().st_mtime, run_dir.name
+
+
+def _one_line(error: Exception) -> str:
+    return " ".join(str(error).split())

@@ -20,7 +20,7 @@ def summarize(run: Run) -> dict[str, Any]:
         "created": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(run.meta.get("created", 0))),
         "model": run.meta.get("model") or run.runtime.get("model") or "—",
         "steps": sum(steps.values()), "steps_by_node": dict(steps),
-        **run.totals.as_dict(),
+        **run.totals.as_dict(), "cost_known": run.totals.unpriced_calls == 0,
         "best": best_result(events, report.summary if report else {}),
         "resumes": sum(1 for e in events if e.get("kind") == "run.resume"),
         **({"waiting_for": status.get("interrupts")} if status["status"] == "paused" else {}),

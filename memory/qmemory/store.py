@@ -17,6 +17,7 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 
 from memory.qmemory.entries import EntryKind, MemoryEntry
+from sandboxes.errors import UserError
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
@@ -47,7 +48,11 @@ class MemoryStore:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._busy_timeout_ms = busy_timeout_ms
         self._local = threading.local()
-        self._connection().executescript(SCHEMA)
+        try:
+            self._connection().executescript(SCHEMA)
+        except sqlite3.DatabaseError as error:
+            raise UserError(f"memory file {self.path} is not a usable SQLite memory ({error}); "
+                            "pass another --memory, or move this one aside to start a new memory") from None
 
     def _connection(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)

@@ -11,6 +11,7 @@ from sandboxes.errors import UserError
 from sandboxes.settings import Config
 
 from agents.runtime.models.base import ChatResponse, ModelReplyError, ModelUnavailable, ToolCall, Usage
+from agents.runtime.models.providers import UNKNOWN_PROVIDER
 from agents.runtime.models.retry import call_with_retries, is_transient
 
 PLACEHOLDER_KEY = "sk-agentkiln-no-key"
@@ -52,8 +53,7 @@ def check_model_spec(name: str, api_base: str | None) -> str:
     try:
         provider = litellm.get_llm_provider(model=name, api_base=api_base)[1]
     except Exception:
-        raise UserError(f"unknown model provider in '{name}': use provider/model, e.g. openai/gpt-4o-mini, "
-                        "anthropic/claude-haiku-4-5, gemini/gemini-2.5-flash, ollama/llama3, hosted_vllm/NAME") from None
+        raise UserError(UNKNOWN_PROVIDER.format(name=name)) from None
     if api_base:
         return provider
     missing = litellm.validate_environment(model=name).get("missing_keys") or []

@@ -10,6 +10,7 @@ from sandboxes.errors import UserError
 
 from agents.runtime.config import file_section, load_config
 from agents.runtime.models.base import ChatModel
+from agents.runtime.models.providers import check_provider
 from agents.runtime.models.scripted import ScriptedModel
 
 # With no model named anywhere, the first provider whose key is set picks its default model.
@@ -62,6 +63,7 @@ def build_model(spec: str, api_base: str | None = None) -> ChatModel:
         return ReplayModel(spec.removeprefix("replay:"))
     if spec.startswith("scripted:"):
         return scripted_from_file(spec.removeprefix("scripted:"))
+    check_provider(spec)  # before importing litellm, which takes seconds
     from agents.runtime.models.litellm_model import LiteLLMModel, ModelSettings
 
     base = api_base or os.environ.get("AGENT_API_BASE") or file_section("run").get("api_base")

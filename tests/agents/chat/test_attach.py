@@ -68,11 +68,11 @@ def test_budget_and_guidance_need_a_paused_run(agent_cli, isolated_agent_env, mo
 def test_parse_budget():
     assert parse_budget("--max-cost-usd 1.5 --max-calls 4") == {"max_cost_usd": 1.5, "max_calls": 4}
     assert parse_budget("--attempts 6") == {"budget": 6}
-    for bad in ("--max-calls", "--max-calls x", "--speed 3"):
+    for bad in ("--max-calls", "--max-calls x", "--speed 3", "--max-calls -1", "--max-cost-usd -0.5", "--attempts 0"):
         try:
             parse_budget(bad)
         except Exception as error:
-            assert "budget" in str(error) or "number" in str(error) or "unknown" in str(error)
+            assert any(word in str(error) for word in ("budget", "number", "unknown", "must be"))
         else:
             raise AssertionError(bad)
 

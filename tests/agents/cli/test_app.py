@@ -1,9 +1,15 @@
-"""The CLI entry point: loading every command module stays cheap, and user errors are one line."""
+"""The CLI entry point: cheap to load, one-line errors, exit codes, Ctrl-C, --version, completion."""
 
 from __future__ import annotations
 
+import json
+import os
+import signal
 import subprocess
 import sys
+
+from agents.runtime.run import Run
+from tests.agents.cli.test_runs_cmd import ONLY_DEMO_CLI, REPO, newest_run_events, wait_for
 
 
 def test_loading_every_command_imports_no_agent_runtime_heavyweights(modules_loaded_by):
@@ -15,3 +21,52 @@ def test_unknown_command_fails_without_a_traceback():
     result = subprocess.run([sys.executable, "-m", "agents.cli.app", "no-such-command"], capture_output=True,
                             text=True)
     assert result.returncode != 0 and "Traceback" not in result.stderr
+
+
+def test_ctrl_c_exits_130_naming_the_resume_command_and_the_resume_finishes(agent_cli):
+    command = [sys.executable, "-c", ONLY_DEMO_CLI, "run", "demo", "--step-delay", "1.5", "--model", "offline"]
+    process = subprocess.Popen(command, env={**os.environ, "PYTHONPATH": str(REPO)}, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        wait_for(lambda: any(e["node"] == "act" for e in newest_run_events("node.start")))
+        os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C sends to the terminal's foreground process group
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    run = Run.open("last")
+    assert process.returncode == 130, err
+    assert err.strip().splitlines()[-1] == (f"interrupted: run {run.id} is saved; continue it with: "
+                                            f"agent runs resume {run.id}")
+    assert "Traceback" not in err and out == ""
+    assert json.loads((run.dir / "status.json").read_text())["status"] == "interrupted"
+    assert not (run.dir / "report.json").exists()
+
+    resumed = agent_cli("runs", "resume", run.id)
+    assert resumed.code == 0, resumed.err
+    assert [e["node"] for e in run.events("node.end")] == ["plan", "act"], "plan is not repeated"
+    assert Run.open(run.id).status == "finished"
+
+
+def test_a_budget_stopped_run_exits_3_and_says_how_to_continue(agent_cli, tmp_path):
+    (tmp_path / "replies.json").write_text("[]")
+    result = agent_cli("run", "demo", "--model", f"scripted:{tmp_path / 'replies.json'}", "--max-calls", "0", "--json")
+    run = Run.open("last")
+    assert result.code == 3, result.err
+    document = json.loads(result.out)
+    assert document["run"] == {"id": run.id, "dir": str(run.dir), "status": "stopped"}
+    assert document["summary"]["resume"] == f"agent runs resume {run.id} --max-cost-usd <more>"
+
+
+def test_version_help_and_shell_completion(agent_cli):
+    from importlib.metadata import version
+
+    shown = agent_cli("--version")
+    assert shown.code == 0 and shown.out.strip() == f"agentkiln {version('agentkiln')}"
+    helped = agent_cli("--help")
+    for fragment in ("--debug", "--version", "--install-completion", "3 stopped by its budget", "130 interrupted"):
+        assert fragment in helped.out
+    as_agent = "import sys; sys.argv[0] = 'agent'; from agents.cli.app import main; main()"
+    completion = subprocess.run([sys.executable, "-c", as_agent], capture_output=True, text=True,
+                                env={**os.environ, "_AGENT_COMPLETE": "complete_bash", "COMP_WORDS": "agent ru",
+                                     "COMP_CWORD": "1"})
+    assert completion.stdout.split() == ["run", "runs"]

@@ -56,7 +56,7 @@ def test_budget_stop_then_resume_keeps_finished_instances(agent_cli, tmp_path):
     (tmp_path / "script.json").write_text(json.dumps([submit] * 5))
     result = agent_cli("bench", "repo", "--limit", "2", "--model", f"scripted:{tmp_path / 'script.json'}",
                        "--max-calls", "1")
-    assert result.code == 0, result.err
+    assert result.code == 3, result.err  # stopped by its budget
     run = Run.open(list_run_ids()[-1])
     assert run.read_report().summary["status"] == "stopped"
     assert agent_cli("runs", "resume", run.id, "--max-calls", "5", "--json-out", str(tmp_path / "r.json")).code == 0

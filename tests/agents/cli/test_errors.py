@@ -47,3 +47,44 @@ def test_bad_flag_value_and_unknown_run(agent_cli):
 def test_debug_shows_the_traceback(agent_cli):
     with pytest.raises(Exception, match="unknown model provider"):
         agent_cli("--debug", "run", "demo", "--model", "madeup/model-x")
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (("run", "demo", "--max-calls", "-1"), "Invalid value for '--max-calls'"),
+    (("run", "demo", "--max-cost-usd", "-0.5"), "Invalid value for '--max-cost-usd'"),
+    (("run", "compress", "--steps", "prune:0.5,quant:-4"), "bad step 'quant:-4': quant takes a whole number of bits"),
+    (("run", "compress", "--steps", "lowrank:1.5"), "lowrank takes a kept-parameter ratio in (0, 1]"),
+    (("run", "evokernel", "--target", "tpu", "--model", "offline"), "unknown target 'tpu'"),
+    (("run", "evokernel", "--target", "cpu", "--tasks", "builtin:L1:relu", "--model", "offline"),
+     "offline policy needs template kernels"),
+    (("run", "evokernel", "--tasks", "builtin:L1:no_such_op", "--model", "offline"), "no_such_op"),
+    (("run", "rpg", "--repo", "no-such-folder"), "not a directory: no-such-folder"),
+    (("run", "pathwise", "--budget", "-3", "--model", "offline"), "invalid setting pathwise.budget (--budget)"),
+    (("bench", "sae-l0", "--k-max", "0"), "Invalid value for '--k-max'"),
+])
+def test_bad_input_is_refused_before_a_run_directory_exists(agent_cli, tmp_path, argv, fragment):
+    assert_one_line_error(agent_cli(*argv), fragment)
+    assert not (tmp_path / "runs").exists() or list_run_ids() == []
+
+
+def test_a_negative_limit_from_the_environment_names_the_variable(agent_cli, monkeypatch):
+    monkeypatch.setenv("AGENT_MAX_CALLS", "-2")
+    assert_one_line_error(agent_cli("run", "demo"), "invalid setting run.max_calls (AGENT_MAX_CALLS)")
+    assert list_run_ids() == []
+
+
+def test_a_memory_file_that_is_not_one_is_one_line_and_creates_no_run(agent_cli, tmp_path):
+    (tmp_path / "notes.sqlite").write_text("shopping list: eggs, milk\n" * 20)
+    assert_one_line_error(agent_cli("memory", "stats", str(tmp_path / "notes.sqlite")),
+                          "notes.sqlite is not a usable SQLite memory (file is not a database)")
+    result = agent_cli("run", "evokernel", "--tasks", "builtin:L1:relu", "--memory", str(tmp_path / "notes.sqlite"),
+                       "--model", "offline")
+    assert_one_line_error(result, "is not a usable SQLite memory")
+    assert list_run_ids() == [] and (tmp_path / "notes.sqlite").read_text().startswith("shopping list")
+
+
+def test_an_unknown_provider_is_refused_without_importing_litellm(modules_loaded_by):
+    statements = ("import contextlib, io\nfrom agents.cli.app import main\n"
+                  "with contextlib.redirect_stderr(io.StringIO()), contextlib.suppress(SystemExit):\n"
+                  "    main(['run', 'demo', '--model', 'madeup/model-x'])")
+    assert modules_loaded_by(statements, ("litellm",)) == []

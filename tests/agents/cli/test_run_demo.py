@@ -64,7 +64,7 @@ def test_a_replayed_recording_gives_identical_events(agent_cli, fake_openai, tmp
 def test_budget_of_zero_calls_stops_cleanly(agent_cli, fake_openai):
     result = agent_cli("run", "demo", "--model", "openai/gpt-4o-mini", "--api-base", fake_openai.url,
                        "--max-calls", "0")
-    assert result.code == 0, result.err
+    assert result.code == 3, result.err  # stopped by its budget
     run = only_run()
     assert run.status == "stopped" and run.read_report().summary["status"] == "stopped"
     assert fake_openai.requests == []

@@ -77,3 +77,48 @@ def test_list_and_show_summarise_runs(agent_cli):
     assert shown.code == 0
     for fragment in ("status", "finished", "steps", "plan ×1, act ×1", "cost_usd", "best", "395"):
         assert fragment in shown.out
+
+
+def damaged_runs(root: Path) -> dict[str, Path]:
+    """Beside good runs: one with a config.json that is not JSON, one whose config.json is missing."""
+    broken, bare = root / "20260101-000000-demo-broken", root / "20260101-000001-demo-bare"
+    broken.mkdir(parents=True)
+    (broken / "config.json").write_text('{"agent": "demo", "created": ')
+    bare.mkdir()
+    (bare / "events.jsonl").write_text('{"seq": 1, "kind": "run.start"}\n')
+    return {"broken": broken, "bare": bare}
+
+
+def test_damaged_runs_are_listed_with_the_reason_and_do_not_hide_the_others(agent_cli, tmp_path):
+    assert agent_cli("run", "demo").code == 0
+    good = Run.open("last")
+    damaged = damaged_runs(tmp_path / "runs")
+    listing = agent_cli("runs", "list", "--json")
+    assert listing.code == 0, listing.err
+    rows = {row["id"]: row for row in json.loads(listing.out)["runs"]}
+    assert rows[good.id]["status"] == "finished" and rows[good.id]["best"] == 395
+    assert rows[damaged["broken"].name]["status"] == "unreadable"
+    assert "unreadable config.json" in rows[damaged["broken"].name]["reason"]
+    assert "has no config.json" in rows[damaged["bare"].name]["reason"]
+    table = agent_cli("runs", "list")
+    assert table.code == 0 and all(name in table.out for name in (good.id, *(p.name for p in damaged.values())))
+
+    broken = agent_cli("runs", "show", damaged["broken"].name)
+    assert broken.code == 2 and broken.err.startswith(f"error: run {damaged['broken'].name} has an unreadable")
+    bare = agent_cli("runs", "show", damaged["bare"].name)
+    assert bare.code == 2 and "has no config.json" in bare.err and "no run" not in bare.err
+    assert json.loads(agent_cli("runs", "show", good.id, "--json").out)["report"]["summary"]["answer"] == 395
+
+
+def test_a_damaged_checkpoint_file_is_one_line_and_leaves_the_run_as_it_was(agent_cli, tmp_path):
+    script = tmp_path / "replies.json"
+    script.write_text("[]")
+    assert agent_cli("run", "demo", "--model", f"scripted:{script}", "--max-calls", "0").code == 3
+    run = Run.open("last")
+    (run.dir / "checkpoints.sqlite").write_bytes(b"this is not a database" * 100)
+    before = (run.dir / "status.json").read_text(), len(run.events())
+    result = agent_cli("runs", "resume", run.id, "--max-calls", "3")
+    assert result.code == 2 and "Traceback" not in result.err
+    assert result.err.strip() == (f"error: run {run.id}: {run.dir / 'checkpoints.sqlite'} is damaged (file is not a "
+                                  "database); its progress cannot be read, so it cannot resume: start a new run")
+    assert ((run.dir / "status.json").read_text(), len(run.events())) == before

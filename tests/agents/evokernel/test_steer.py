@@ -153,12 +153,12 @@ def test_a_paused_child_pauses_the_bench_and_takes_its_answer(agent_cli, isolate
     monkeypatch.setenv("AGENT_EVOKERNEL_PAUSE_EVERY", "1")
     result = agent_cli("bench", "evokernel", "--methods", "refine,pass@k", "--target", "npu", "--tasks", str(folder),
                        "--budget", "2", "--workers", "1", "--model", "offline")
-    assert result.code == 0, result.err
+    assert result.code == 4, result.err  # paused for an answer
     bench = Run.open(next(i for i in list_run_ids() if "evokernel-bench" in i))
     assert bench.status == "paused" and waiting_interrupts(bench)[0]["round"] == 1
-    for answer_text in ('{"guidance": "' + GUIDANCE + '"}', "{}"):  # refine finishes, then pass@k pauses
+    for answer_text, code in (('{"guidance": "' + GUIDANCE + '"}', 4), ("{}", 0)):  # refine ends, pass@k pauses
         resumed = agent_cli("runs", "resume", bench.id, "--answer", answer_text)
-        assert resumed.code == 0, resumed.err
+        assert resumed.code == code, resumed.err
     report = Run.open(bench.id).read_report()
     assert Run.open(bench.id).status == "finished" and [r["attempts"] for r in report.rows] == [2, 2]
     children = Run.open(bench.id).meta["children"]
