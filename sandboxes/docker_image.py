@@ -31,22 +31,35 @@ def _etc_files() -> dict[str, bytes]:
     }
 
 
-def _add(tar: tarfile.TarFile, name: str, *, data: bytes | None = None, link: str | None = None,
-         mode: int = 0o755, uid: int = 0) -> None:
-    info = tarfile.TarInfo(name)
-    info.mtime, info.uid, info.gid, info.mode = 0, uid, uid, mode
-    if link is not None:
-        info.type, info.linkname = tarfile.SYMTYPE, link
-    elif data is None:
-        info.type = tarfile.DIRTYPE
-    else:
-        info.size = len(data)
-    tar.addfile(info, io.BytesIO(data) if data is not None else None)
+class _Entries:
+    """The archive's members by path: a path named again replaces the earlier entry in place, so the tar never
+    lists a path twice (``docker import`` refuses duplicates, e.g. ``tmp`` as the scratch dir and as the parent
+    of a venv under /tmp), and parents keep coming before their children."""
+
+    def __init__(self) -> None:
+        self.members: dict[str, tuple[tarfile.TarInfo, bytes | None]] = {}
+
+    def add(self, name: str, *, data: bytes | None = None, link: str | None = None, mode: int = 0o755,
+            uid: int = 0) -> None:
+        info = tarfile.TarInfo(name)
+        info.mtime, info.uid, info.gid, info.mode = 0, uid, uid, mode
+        if link is not None:
+            info.type, info.linkname = tarfile.SYMTYPE, link
+        elif data is None:
+            info.type = tarfile.DIRTYPE
+        else:
+            info.size = len(data)
+        self.members[name] = (info, data)
+
+    def write(self, tar: tarfile.TarFile) -> None:
+        for info, data in self.members.values():
+            tar.addfile(info, io.BytesIO(data) if data is not None else None)
 
 
 def _mount_points() -> list[str]:
-    points = ["usr", "proc", "sys", "dev", "etc", "root", RUNNER_DIR.lstrip("/")]
-    for path in hostfs.python_dirs():
+    """Every folder the container mounts something on, each after its parents."""
+    points = []
+    for path in ["/usr", "/proc", "/sys", "/dev", "/etc", "/root", RUNNER_DIR, *hostfs.python_dirs()]:
         parts = path.strip("/").split("/")
         points += ["/".join(parts[:i]) for i in range(1, len(parts) + 1)]
     return points
@@ -54,37 +67,39 @@ def _mount_points() -> list[str]:
 
 def rootfs_tar() -> bytes:
     """The image's whole file system as a tar archive (deterministic, so its hash names the image)."""
+    entries = _Entries()
+    for point in _mount_points():
+        entries.add(point)
+    for path, target in hostfs.merged_usr_links():
+        entries.add(path.lstrip("/"), link=target)  # a real directory (target None) is an empty mount point
+    entries.add("tmp", mode=0o1777)
+    entries.add("work", uid=SANDBOX_UID)
+    for name, data in _etc_files().items():
+        entries.add(name, data=data, mode=0o644)
+    _copy_host_etc(entries)
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w") as tar:
-        for point in dict.fromkeys(_mount_points()):
-            _add(tar, point)
-        for path, target in hostfs.merged_usr_links():
-            _add(tar, path.lstrip("/"), link=target) if target else _add(tar, path.lstrip("/"))
-        _add(tar, "tmp", mode=0o1777)
-        _add(tar, "work", uid=SANDBOX_UID)
-        for name, data in _etc_files().items():
-            _add(tar, name, data=data, mode=0o644)
-        _copy_host_etc(tar)
+        entries.write(tar)
     return buffer.getvalue()
 
 
-def _copy_host_etc(tar: tarfile.TarFile) -> None:
+def _copy_host_etc(entries: _Entries) -> None:
     """Copy the dynamic-linker configuration and /etc/alternatives links so host binaries resolve."""
     for path in ETC_COPIED:
         if os.path.isfile(path):
             with open(path, "rb") as handle:
-                _add(tar, path.lstrip("/"), data=handle.read(), mode=0o644)
+                entries.add(path.lstrip("/"), data=handle.read(), mode=0o644)
     for folder in ETC_DIRS_COPIED:
         if not os.path.isdir(folder):
             continue
-        _add(tar, folder.lstrip("/"))
+        entries.add(folder.lstrip("/"))
         for name in sorted(os.listdir(folder)):
             path = os.path.join(folder, name)
             if os.path.islink(path):
-                _add(tar, path.lstrip("/"), link=os.readlink(path))
+                entries.add(path.lstrip("/"), link=os.readlink(path))
             elif os.path.isfile(path):
                 with open(path, "rb") as handle:
-                    _add(tar, path.lstrip("/"), data=handle.read(), mode=0o644)
+                    entries.add(path.lstrip("/"), data=handle.read(), mode=0o644)
 
 
 def ensure_image(client) -> str:
