@@ -9,6 +9,7 @@ from agents.runtime.graph import run_graph
 from agents.runtime.models.base import ChatModel
 from agents.runtime.progress import Progress
 from agents.runtime.run import Run, runs_root
+from benchmarks.kernels.tasks import KernelTask
 from benchmarks.report import Report
 from memory.qmemory import EntryKind, MemoryEntry, QMemory
 from sandboxes.errors import UserError
@@ -16,11 +17,12 @@ from sandboxes.errors import UserError
 from agents.evokernel.config import EvoKernelConfig
 from agents.evokernel.context import Deps
 from agents.evokernel.env import KernelEnv, make_target
-from agents.evokernel.graph import EvoKernelAgent
+from agents.evokernel.graph import EvoKernelAgent, assign_waves
 from agents.evokernel.offline import POLICY_NAME, OfflinePolicy
 from agents.evokernel.report import build_report
 from agents.evokernel.state import new_task_state
 from agents.evokernel.templates import template_library
+from agents.evokernel.workers import on_interrupt
 from sandboxes.threadsafe import serialise_ast_parse
 
 AGENT_NAME = "evokernel"
@@ -45,6 +47,18 @@ def open_memory(config: EvoKernelConfig, run: Run, templates: Any) -> QMemory:
     return memory
 
 
+def verdict_cache_path(run: Run) -> Path:
+    """The verdict cache shared by the runs beside ``run`` (one runs root)."""
+    return run.dir.parent / "cache" / "evokernel-verdicts.sqlite"
+
+
+def initial_state(kernels: list[KernelTask], config: EvoKernelConfig) -> dict[str, Any]:
+    """Every task before its first attempt, each in its wave."""
+    waves = assign_waves([k.qualified_name for k in kernels], config.waves, config.seed)
+    return {"tasks": {k.qualified_name: new_task_state(k, config.method, waves[k.qualified_name]) for k in kernels},
+            "round": 0}
+
+
 def execute(run: Run, model: ChatModel | None) -> Report:
     """Run (or resume) the EvoKernel graph for ``run`` and return its report."""
     config = EvoKernelConfig.model_validate(run.config)
@@ -54,17 +68,22 @@ def execute(run: Run, model: ChatModel | None) -> Report:
         raise UserError(f"the offline policy needs template kernels and target '{config.target}' has none: "
                         "pass --model (or use --target npu)")
     target = make_target(config.target)
-    env = KernelEnv(target, config.evaluation)
+    env = KernelEnv(target, config.evaluation, verdicts=verdict_cache_path(run) if config.verdict_cache else None)
     kernels = env.tasks(config.tasks)
     memory = open_memory(config, run, templates)
     deps = Deps(config, memory, OfflinePolicy(templates) if model is None else None)
     policy = POLICY_NAME if model is None else f"model: {model.name}"
-    initial = {"tasks": {k.qualified_name: new_task_state(k, config.method) for k in kernels}, "round": 0}
+    agent = None
     try:
-        with Progress(f"evokernel {config.method} on {config.target}", total=config.budget * len(kernels)) as progress:
+        with Progress(f"evokernel {config.method} on {config.target}", total=config.budget * len(kernels),
+                      unit="attempts", estimated=True) as progress:
             agent = EvoKernelAgent(run, config, kernels, env, deps, model, progress)
-            final = run_graph(agent.builder(), run, initial, progress=None)
+            with on_interrupt(agent.interrupt):
+                final = run_graph(agent.builder(), run, initial_state(kernels, config),
+                                  max_concurrency=len(kernels) + 8)
     finally:
+        if agent is not None:
+            agent.close()
         memory.close()
         env.close()
     config = agent.config  # an answer to a pause may have changed the budget

@@ -48,6 +48,15 @@ class EvoKernelConfig(Config):
     offline_patience: int | None = 4
     """Offline policy: stop refining a task after this many refinements in a row without a new best
     (None: refine until the budget or the parameter neighbourhood is spent). Model runs spend the budget."""
+    roofline_stop: float | None = Field(0.99, gt=0)
+    """Stop refining a task once its best kernel reaches this fraction of the roofline (simulated on npu):
+    at 0.99 no kernel can be more than about 1% faster. None: never stop for this reason."""
+    waves: int = Field(1, ge=1)
+    """Split the tasks, in an order shuffled by ``seed``, into this many waves: a wave starts when the one
+    before it is done, so later tasks retrieve what earlier ones wrote. 1: every task at once."""
+    verdict_cache: bool = True
+    """On a simulated target, answer a candidate verified before (same task, solution source, target
+    configuration, verifier settings and verifier code) from <runs root>/cache/evokernel-verdicts.sqlite."""
     evaluation: EvalConfig | None = None
     """How the harness verifies and times each attempt (None: the harness defaults)."""
     pause_every: int | None = Field(None, ge=1)

@@ -16,6 +16,7 @@ from memory.qmemory.retrieval import Candidate, epsilon_greedy
 from agents.evokernel.config import EvoKernelConfig
 from agents.evokernel.offline import OfflinePolicy
 from agents.evokernel.state import DRAFT, REFINE
+from agents.evokernel.records import Context, StartPoint, TaskState
 
 
 @dataclass
@@ -31,12 +32,12 @@ class Deps:
         return self.config.method in ("evokernel", "evokernel-noq")
 
 
-def signature(config: EvoKernelConfig, task: dict[str, Any]) -> str:
+def signature(config: EvoKernelConfig, task: TaskState) -> str:
     return StateSignature(config.target, task["op_family"], task["stage"], task["shape_bucket"],
                           error_category(task["last_status"])).key()
 
 
-def query_text(kernel: KernelTask, task: dict[str, Any], bottleneck: str | None = None) -> str:
+def query_text(kernel: KernelTask, task: TaskState, bottleneck: str | None = None) -> str:
     """What similarity search looks for: the op, the task, the stage and the last error."""
     parts = [f"{task['op_family']} kernel {kernel.name}: {kernel.description}", f"stage {task['stage']}",
              f"last status {task['last_status'] or 'none'}", task["last_feedback"][:300]]
@@ -45,11 +46,11 @@ def query_text(kernel: KernelTask, task: dict[str, Any], bottleneck: str | None 
     return ". ".join(p for p in parts if p)
 
 
-def build_context(kernel: KernelTask, task: dict[str, Any], deps: Deps, rng: np.random.Generator) -> dict[str, Any]:
+def build_context(kernel: KernelTask, task: TaskState, deps: Deps, rng: np.random.Generator) -> Context:
     """Everything generate needs for this task's next attempt (ids for the Q update included)."""
     sig = signature(deps.config, task)
-    context: dict[str, Any] = {"stage": task["stage"], "signature": sig, "q_ids": [], "items": [], "hints": [],
-                               "children": [], "bottleneck_examples": [], "start": None, "last": _last(task)}
+    context: Context = {"stage": task["stage"], "signature": sig, "q_ids": [], "items": [], "hints": [],
+                        "children": [], "bottleneck_examples": [], "start": None, "last": _last(task)}
     query = query_text(kernel, task)
     context["api"] = [_text(r, deps) for r in deps.memory.retrieve_api(query)]
     if task["stage"] == REFINE:
@@ -63,7 +64,7 @@ def build_context(kernel: KernelTask, task: dict[str, Any], deps: Deps, rng: np.
     return context
 
 
-def _add_memory_items(context: dict[str, Any], kernel: KernelTask, task: dict[str, Any], deps: Deps, query: str,
+def _add_memory_items(context: Context, kernel: KernelTask, task: TaskState, deps: Deps, query: str,
                       rng: np.random.Generator) -> None:
     stage, sig, memory = task["stage"], context["signature"], deps.memory
     kinds = [EntryKind.EXPERIENCE, EntryKind.TRACE] if stage == DRAFT else [EntryKind.TRACE, EntryKind.PRACTICE]
@@ -84,8 +85,8 @@ def _add_memory_items(context: dict[str, Any], kernel: KernelTask, task: dict[st
         context["hints"] += [r.entry.meta for r in chosen]
 
 
-def choose_start_point(kernel: KernelTask, task: dict[str, Any], deps: Deps, sig: str,
-                       rng: np.random.Generator) -> dict[str, Any] | None:
+def choose_start_point(kernel: KernelTask, task: TaskState, deps: Deps, sig: str,
+                       rng: np.random.Generator) -> StartPoint | None:
     """evokernel: epsilon-greedy by refine Q (ties to the faster); other methods: the fastest.
 
     The offline policy skips start points whose every neighbour was tried; None when none is left.
@@ -104,7 +105,7 @@ def choose_start_point(kernel: KernelTask, task: dict[str, Any], deps: Deps, sig
     return next(p for p in points if p["memory_id"] == chosen.id)
 
 
-def _last(task: dict[str, Any]) -> dict[str, Any] | None:
+def _last(task: TaskState) -> dict[str, Any] | None:
     """The previous attempt's code and feedback (the draft loop and the refine method show it)."""
     if not task["last_code_path"] or not Path(task["last_code_path"]).is_file():
         return None

@@ -2,20 +2,30 @@
 
 from __future__ import annotations
 
-import hashlib
+import dataclasses
 import importlib
+import json
 import threading
+from pathlib import Path
 from typing import Any
 
 from benchmarks.kernels.verifier.harness import EvalConfig, evaluate
-from benchmarks.kernels.verifier.result import KernelResult
+from benchmarks.kernels.verifier.result import KernelResult, Status
+from benchmarks.kernels.verifier.runner.launch import CODE_PACKAGES
 from benchmarks.kernels.verifier.runner.persistent import VerifierPool
 from benchmarks.kernels.tasks import KernelTask, load_tasks
 from sandboxes.errors import UserError
 from sandboxes.targets.base import Target
+from sandboxes.targets.cache import default_cache_root
+from sandboxes.targets.snapshot import code_snapshot
+
+from agents.evokernel.records import Verdict
+from agents.evokernel.verdicts import VerdictCache, digest
 
 TARGETS = {"cpu": "sandboxes.targets.cpu:CpuTarget", "gpu": "sandboxes.targets.gpu:GpuTarget",
            "npu": "sandboxes.targets.npu.target:NpuTarget"}
+DETERMINISTIC = {Status.CORRECT.value, Status.INCORRECT.value, Status.REJECTED.value, Status.COMPILE_ERROR.value}
+"""Statuses a fresh verification repeats on a simulated target (a crash or a timeout may be the machine's)."""
 
 
 def make_target(name: str) -> Target:
@@ -30,25 +40,39 @@ def make_target(name: str) -> Target:
 
 
 class KernelEnv:
-    """Verifies candidate solutions through the harness; identical sources are verified once.
+    """Verifies candidate solutions through the harness; identical sources are verified once per run,
+    and on a simulated target once across runs when ``verdicts`` (a shared ``VerdictCache`` file) is given.
 
     ``persistent``: verify through long-lived trusted runners (one per concurrently verifying worker,
     reused for every later candidate) instead of a fresh sandboxed runner per candidate; :meth:`close`
     stops them."""
 
     def __init__(self, target: Target, evaluation: EvalConfig | None = None, sandbox: Any = None,
-                 persistent: bool = True):
+                 persistent: bool = True, verdicts: str | Path | None = None):
         self.target = target
         self.evaluation = evaluation or EvalConfig()
         self.sandbox = sandbox
         self.verifiers = VerifierPool() if persistent else None
-        self._cache: dict[str, dict[str, Any]] = {}
+        self.shared = VerdictCache(verdicts, self.fingerprint()) if verdicts and target.simulated else None
+        self._cache: dict[str, Verdict] = {}
         self._lock = threading.Lock()
 
-    def close(self) -> None:
+    def fingerprint(self) -> str:
+        """Everything besides task and solution that decides a verdict: target, settings, verifier code."""
+        settings = json.dumps(dataclasses.asdict(self.target.runner_settings()), sort_keys=True, default=str)
+        code = code_snapshot(self.target.cache_dir() or default_cache_root(), CODE_PACKAGES).name
+        return digest(self.target.name, settings, self.evaluation.model_dump_json(), code)
+
+    def stop_verifiers(self) -> None:
         """Stop the persistent runners (a later verify starts new ones)."""
         if self.verifiers is not None:
             self.verifiers.close()
+
+    def close(self) -> None:
+        """Stop the persistent runners and close the shared cache."""
+        self.stop_verifiers()
+        if self.shared is not None:
+            self.shared.close()
 
     @property
     def language(self) -> str:
@@ -57,11 +81,13 @@ class KernelEnv:
     def tasks(self, selector: str) -> list[KernelTask]:
         return load_tasks(selector)
 
-    def verify(self, task: KernelTask, source: str) -> dict[str, Any]:
+    def verify(self, task: KernelTask, source: str) -> Verdict:
         """The verdict of ``source`` for ``task`` (see :func:`verdict`); never raises for a bad kernel."""
-        key = hashlib.sha256(f"{task.qualified_name}\0{task.source}\0{source}".encode()).hexdigest()
+        key = digest(task.qualified_name, task.source, source)
         with self._lock:
             cached = self._cache.get(key)
+        if cached is None and self.shared is not None:
+            cached = self.shared.get(task.source, source)
         if cached is not None:
             return {**cached, "cached": True}
         result = evaluate(task, source, self.target, sandbox=self.sandbox, config=self.evaluation,
@@ -69,10 +95,12 @@ class KernelEnv:
         outcome = verdict(result)
         with self._lock:
             self._cache[key] = outcome
+        if self.shared is not None and outcome["status"] in DETERMINISTIC:
+            self.shared.put(task.source, source, outcome)
         return outcome
 
 
-def verdict(result: KernelResult) -> dict[str, Any]:
+def verdict(result: KernelResult) -> Verdict:
     """A checkpoint-friendly verdict: status, feasibility, latency, profiler summary and feedback."""
     extras = dict(result.extras)
     return {

@@ -15,10 +15,11 @@ from agents.evokernel import prompts
 from agents.evokernel.context import Deps
 from agents.evokernel.parsing import parse_kernel
 from agents.evokernel.state import DRAFT, REFINE
+from agents.evokernel.records import Candidate, Context, TaskState
 
 
-def generate(kernel: KernelTask, task: dict[str, Any], context: dict[str, Any], deps: Deps,
-             model: ChatModel | None, language: str, rng: np.random.Generator) -> dict[str, Any] | None:
+def generate(kernel: KernelTask, task: TaskState, context: Context, deps: Deps,
+             model: ChatModel | None, language: str, rng: np.random.Generator) -> Candidate | None:
     """The candidate for attempt ``task['attempts'] + 1``; None when the offline policy has nothing new."""
     start = context.get("start")
     base = {"attempt": task["attempts"] + 1, "stage": task["stage"], "params": None, "params_key": None,
@@ -34,7 +35,7 @@ def generate(kernel: KernelTask, task: dict[str, Any], context: dict[str, Any], 
         return {**base, "code": None, "error": f"parse_error: {error}"}
 
 
-def _offline(kernel: KernelTask, task: dict[str, Any], context: dict[str, Any], deps: Deps,
+def _offline(kernel: KernelTask, task: TaskState, context: Context, deps: Deps,
              rng: np.random.Generator) -> dict[str, Any] | None:
     policy = deps.policy
     if task["stage"] == DRAFT:
@@ -44,7 +45,7 @@ def _offline(kernel: KernelTask, task: dict[str, Any], context: dict[str, Any], 
     return policy.sample(kernel, task["tried"], rng)
 
 
-def _user_message(kernel: KernelTask, task: dict[str, Any], context: dict[str, Any]) -> dict[str, str]:
+def _user_message(kernel: KernelTask, task: TaskState, context: Context) -> dict[str, str]:
     if task["stage"] == REFINE:
         start = context["start"]
         start_view = {"code": Path(start["code_path"]).read_text(), "bottleneck": start.get("bottleneck"),

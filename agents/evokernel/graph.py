@@ -1,46 +1,64 @@
-"""The EvoKernel graph: retrieve -> generate -> verify -> learn -> route, one attempt per active task per round.
+"""The EvoKernel graph: retrieve -> attempt (one unit per active task) -> learn -> route, round after round.
 
-Each node handles every active task (in parallel, up to ``workers``) and LangGraph checkpoints the
-state after each node, so a killed run resumes without repeating a finished attempt. Memory writes
-and Q updates are keyed by (run, task, attempt) and applied once even when a node re-runs. Between
-rounds the run may pause at an interrupt (``pause_every``, or a pause request) for a new budget and
-guidance (see ``steer``).
+retrieve builds every active task's context; a LangGraph ``Send`` fans out one ``attempt`` unit per
+task (generate, then verify, see ``attempt``), at most ``workers`` at a time; learn writes memory
+and Q updates one task at a time, in a fixed order. Each finished attempt unit is checkpointed on its
+own, so a killed run resumes without repeating one. Memory writes and Q updates are keyed by (run,
+task, attempt) and applied once even when learn re-runs. Tasks may run in waves (``waves``): a wave
+starts when the one before is done, so its tasks retrieve what the earlier waves wrote. Between
+rounds the run may pause at an interrupt (``pause_every``, or a pause request; see ``steer``).
 """
 
 from __future__ import annotations
 
-import zlib
+import random
+import threading
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Annotated, Any, TypedDict
 
-import numpy as np
 from langgraph.graph import END, START, StateGraph
+from langgraph.types import Send
 
 from agents.runtime.interrupts import clear_pause_request, pause_requested
 from agents.runtime.models.base import ChatModel
 from agents.runtime.run import Run
 from benchmarks.kernels.tasks import KernelTask
-from memory.qmemory import qtable
-from memory.qmemory.store import MemoryStore
 
+from agents.evokernel.attempt import Attempter, seeded_rng
 from agents.evokernel.config import EvoKernelConfig
 from agents.evokernel.context import Deps, build_context
 from agents.evokernel.env import KernelEnv
-from agents.evokernel.generate import generate
 from agents.evokernel.learn import attempt_record, learn, summarise
-from agents.evokernel.state import REFINE, apply_attempt, is_active, stop, with_budget
-from agents.evokernel.steer import (acknowledge_guidance, ask_until_valid, latest_guidance, pause_question,
-                                   record_guidance)
-from agents.evokernel.taskinfo import slug
+from agents.evokernel.records import AttemptRecord, Context, Outcome, TaskState
+from agents.evokernel.state import AT_BOUND, REFINE, apply_attempt, at_roofline, is_active, stop, with_budget
+from agents.evokernel.steer import ask_until_valid, pause_question, record_guidance
 from agents.evokernel.workers import parallel_map
 
 
+def merge_outcomes(current: dict[str, Outcome] | None, update: dict[str, Outcome] | None) -> dict[str, Outcome]:
+    """Attempt units add their outcome; learn clears them (``None``)."""
+    return {} if update is None else {**(current or {}), **update}
+
+
 class GraphState(TypedDict, total=False):
-    tasks: dict[str, dict[str, Any]]
-    contexts: dict[str, dict[str, Any]]
-    candidates: dict[str, dict[str, Any]]
-    verdicts: dict[str, dict[str, Any]]
+    tasks: dict[str, TaskState]
+    contexts: dict[str, Context]
+    outcomes: Annotated[dict[str, Outcome], merge_outcomes]
     round: int
+
+
+def assign_waves(names: list[str], waves: int, seed: int) -> dict[str, int]:
+    """Each task's wave: the names in a seeded shuffled order, cut into ``waves`` near-equal parts."""
+    order = sorted(names)
+    random.Random(seed).shuffle(order)
+    waves = max(1, min(waves, len(order)))
+    return {name: index * waves // len(order) for index, name in enumerate(order)}
+
+
+def current_wave(tasks: dict[str, TaskState], budget: int) -> int | None:
+    """The earliest wave with an active task (None when every task is done)."""
+    active = [t.get("wave", 0) for t in tasks.values() if is_active(t, budget)]
+    return min(active) if active else None
 
 
 class EvoKernelAgent:
@@ -51,86 +69,68 @@ class EvoKernelAgent:
         self.run, self.config, self.env, self.deps, self.model = run, config, env, deps, model
         self.kernels = {k.qualified_name: k for k in kernels}
         self.progress = progress
-        self.ledger = MemoryStore(run.dir / "ledger.sqlite")
+        self.attempter = Attempter(run, self.kernels, env, deps, model, on_done=self._attempt_done)
+        self._finished = 0
+        self._count_lock = threading.Lock()
 
     def builder(self) -> StateGraph:
         graph = StateGraph(GraphState)
-        for name in ("retrieve", "generate", "verify", "learn", "pause"):
-            graph.add_node(name, getattr(self, name))
+        graph.add_node("retrieve", self.retrieve)
+        graph.add_node("attempt", self.attempter)
+        graph.add_node("learn", self.learn)
+        graph.add_node("pause", self.pause)
         graph.add_edge(START, "retrieve")
-        graph.add_edge("retrieve", "generate")
-        graph.add_edge("generate", "verify")
-        graph.add_edge("verify", "learn")
+        graph.add_conditional_edges("retrieve", self.fan_out, ["attempt", "learn"])
+        graph.add_edge("attempt", "learn")
         graph.add_conditional_edges("learn", self.route, {"retrieve": "retrieve", "pause": "pause", END: END})
         graph.add_conditional_edges("pause", self.route_after_pause, {"retrieve": "retrieve", END: END})
         return graph
 
-    def rng(self, name: str, attempt: int, salt: int) -> np.random.Generator:
-        """A generator fixed by (seed, task, attempt, purpose): the same draws on resume and in any worker order."""
-        return np.random.default_rng([self.config.seed, zlib.crc32(name.encode()), attempt, salt])
-
     def retrieve(self, state: GraphState) -> dict[str, Any]:
         tasks, contexts = dict(state["tasks"]), {}
+        wave = current_wave(tasks, self.config.budget)
         for name, task in tasks.items():
-            if not is_active(task, self.config.budget):
+            if not is_active(task, self.config.budget) or task.get("wave", 0) != wave:
                 continue
-            if self._out_of_patience(task):
-                tasks[name] = stop(task, f"offline policy: no new best in {self.config.offline_patience} refinements")
+            reason = self._stop_reason(task)
+            if reason:
+                tasks[name] = stop(task, reason)
                 continue
-            context = build_context(self.kernels[name], task, self.deps, self.rng(name, task["attempts"] + 1, 0))
+            rng = seeded_rng(self.config.seed, name, task["attempts"] + 1, 0)
+            context = build_context(self.kernels[name], task, self.deps, rng)
             if context.get("exhausted"):
                 tasks[name] = stop(task, "offline policy: every neighbour of every start point was tried")
             else:
                 contexts[name] = context
-        return {"tasks": tasks, "contexts": contexts, "round": state.get("round", 0) + 1}
+        self.show_progress(tasks)
+        return {"tasks": tasks, "contexts": contexts, "outcomes": None, "round": state.get("round", 0) + 1}
 
-    def _out_of_patience(self, task: dict[str, Any]) -> bool:
+    def _stop_reason(self, task: TaskState) -> str:
+        """Why this task should make no more attempts ('' when it should)."""
+        if at_roofline(task, self.config.roofline_stop):
+            return AT_BOUND
         patience = self.config.offline_patience
-        return (self.deps.policy is not None and patience is not None and task["stage"] == REFINE
-                and task["attempts"] - task["best_attempt"] >= patience)
+        if (self.deps.policy is not None and patience is not None and task["stage"] == REFINE
+                and task["attempts"] - task["best_attempt"] >= patience):
+            return f"offline policy: no new best in {patience} refinements"
+        return ""
 
-    def generate(self, state: GraphState) -> dict[str, Any]:
-        tasks = dict(state["tasks"])
-        guidance = latest_guidance(self.run)  # read now: guidance given while the run was stopped counts too
-        if guidance and state["contexts"]:
-            acknowledge_guidance(self.run, guidance, self.deps.policy.name if self.model is None else
-                                 f"model: {self.model.name}", offline=self.model is None)
-
-        def one(name: str) -> dict[str, Any] | None:
-            task = tasks[name]
-            return generate(self.kernels[name], task, {**state["contexts"][name], "guidance": guidance}, self.deps,
-                            self.model, self.env.language, self.rng(name, task["attempts"] + 1, 1))
-
-        produced = parallel_map(one, state["contexts"], self.config.workers)
-        for name, candidate in produced.items():
-            if candidate is None:
-                tasks[name] = stop(tasks[name], "offline policy: " + ("no template instance left to try"
-                                                                      if tasks[name]["attempts"] else
-                                                                      "no template kernel computes this task"))
-        return {"tasks": tasks, "candidates": {n: c for n, c in produced.items() if c is not None}}
-
-    def verify(self, state: GraphState) -> dict[str, Any]:
-        def one(name: str) -> tuple[dict[str, Any], dict[str, Any]]:
-            candidate = dict(state["candidates"][name])
-            path = self.run.artifacts / slug(name) / f"attempt_{candidate['attempt']:03d}.py"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(candidate["code"] or f"# no usable kernel in the model's reply\n# {candidate['error']}\n")
-            candidate["code_path"] = str(path)
-            outcome = (self.env.verify(self.kernels[name], candidate["code"]) if candidate["code"] is not None
-                       else unusable_reply(candidate["error"]))
-            self.run.emit("evokernel.verified", task=name, attempt=candidate["attempt"], status=outcome["status"],
-                          latency_ms=outcome["latency_ms"], cached=outcome.get("cached", False))
-            return candidate, outcome
-
-        done = parallel_map(one, state["candidates"], self.config.workers)
-        return {"candidates": {n: c for n, (c, _) in done.items()}, "verdicts": {n: v for n, (_, v) in done.items()}}
+    def fan_out(self, state: GraphState) -> list[Send] | str:
+        """One attempt unit per task with a context, or straight to learn when there is none."""
+        sends = [Send("attempt", {"name": name, "task": state["tasks"][name], "context": context})
+                 for name, context in sorted(state["contexts"].items())]
+        return sends or "learn"
 
     def learn(self, state: GraphState) -> dict[str, Any]:
         """Summaries in parallel (model calls), then memory writes and Q updates one task at a time."""
-        tasks = dict(state["tasks"])
-        records = {name: attempt_record(tasks[name], state["candidates"][name], verdict)
-                   for name, verdict in state["verdicts"].items()}
-        codes = {name: Path(state["candidates"][name]["code_path"]).read_text() for name in records}
+        tasks, outcomes = dict(state["tasks"]), state.get("outcomes") or {}
+        records: dict[str, AttemptRecord] = {}
+        for name, outcome in outcomes.items():
+            if "stopped" in outcome:
+                tasks[name] = stop(tasks[name], outcome["stopped"])
+            else:
+                records[name] = attempt_record(tasks[name], outcome["candidate"], outcome["verdict"])
+        codes = {name: Path(records[name]["code_path"]).read_text() for name in records}
 
         def summary(name: str) -> Any:
             return summarise(self.kernels[name], tasks[name], records[name], self.deps, self.model, self.run.id,
@@ -138,24 +138,51 @@ class EvoKernelAgent:
 
         summaries = parallel_map(summary, records, self.config.workers)
         for name in sorted(records):
-            record = learn(self.kernels[name], tasks[name], state["contexts"][name], records[name], self.deps,
+            record = learn(self.kernels[name], tasks[name], outcomes[name]["context"], records[name], self.deps,
                            self.run.id, codes[name], summaries[name])
             tasks[name] = apply_attempt(tasks[name], record, self.config.budget)
             self._announce(name, record)
-        if self.progress is not None:
-            self.progress.update(step=sum(t["attempts"] for t in tasks.values()), best=_best_text(tasks),
-                                 cost=self.run.totals.cost_usd)
-        return {"tasks": tasks, "contexts": {}, "candidates": {}, "verdicts": {}}
+        self.show_progress(tasks)
+        return {"tasks": tasks, "contexts": {}, "outcomes": None}
 
-    def _announce(self, name: str, record: dict[str, Any]) -> None:
+    def _announce(self, name: str, record: AttemptRecord) -> None:
         """One ``evokernel.attempt`` event per finished attempt, even if this node runs again on resume."""
-        with self.ledger.transaction() as conn:
-            first = qtable.claim(conn, f"{name}/{record['attempt']}")
-        if first:
+        if self.attempter.ledger.claim(f"attempt/{name}/{record['attempt']}"):
             self.run.emit("evokernel.attempt", task=name, attempt=record["attempt"], stage=record["stage"],
                           status=record["status"], feasible=record["feasible"], latency_ms=record["latency_ms"],
                           reward=record["reward"], applied_reward=record.get("applied_reward"),
                           q_update=record.get("q_update"))
+
+    def _attempt_done(self, name: str, outcome: Outcome) -> None:
+        """Count an attempt the moment its verdict is in (called from the attempt's thread)."""
+        with self._count_lock:
+            self._finished += 1
+            finished = self._finished
+        if self.progress is not None:
+            self.progress.update(step=finished, cost=self.run.totals.cost_usd)
+
+    def show_progress(self, tasks: dict[str, TaskState]) -> None:
+        """Attempts finished, an estimate of how many there will be, and how many tasks are correct."""
+        with self._count_lock:
+            self._finished = sum(t["attempts"] for t in tasks.values())
+            finished = self._finished
+        if self.progress is not None:
+            correct = sum(1 for t in tasks.values() if t["first_feasible_attempt"] is not None)
+            done = sum(1 for t in tasks.values() if not is_active(t, self.config.budget))
+            self.progress.update(step=finished, total=finished + sum(self._expected_left(t) for t in tasks.values()),
+                                 best=f"{correct}/{len(tasks)} correct, {done} done", cost=self.run.totals.cost_usd)
+
+    def _expected_left(self, task: TaskState) -> int:
+        """Attempts this task will still make if nothing new turns up (model runs: the rest of the budget)."""
+        if not is_active(task, self.config.budget):
+            return 0
+        left = self.config.budget - task["attempts"]
+        patience = self.config.offline_patience
+        if self.deps.policy is None or patience is None:
+            return left
+        if task["stage"] == REFINE:
+            return max(1, min(left, patience - (task["attempts"] - task["best_attempt"])))
+        return min(left, 1 + patience)
 
     def route(self, state: GraphState) -> str:
         """Another round, a pause for the user first, or the end."""
@@ -186,23 +213,22 @@ class EvoKernelAgent:
         self.run.emit("evokernel.steered", budget=self.config.budget, guidance=answer.guidance)
         return {"tasks": tasks}
 
-    def _set_budget(self, budget: int, tasks: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    def _set_budget(self, budget: int, tasks: dict[str, TaskState]) -> dict[str, TaskState]:
         previous = self.config.budget
         self.config = self.deps.config = self.config.model_copy(update={"budget": budget})
         self.run.update_meta(config={**self.run.config, "budget": budget})
         self.run.emit("budget.changed", by="answer", budget=budget, previous=previous)
-        if self.progress is not None:
-            self.progress.update(total=budget * len(tasks))
-        return {name: with_budget(task, budget, self.config.method) for name, task in tasks.items()}
+        tasks = {name: with_budget(task, budget, self.config.method) for name, task in tasks.items()}
+        self.show_progress(tasks)
+        return tasks
 
+    def interrupt(self) -> None:
+        """Ctrl-C: queued attempts are dropped at once, and the verifiers are shut down (in a thread: this runs
+        in a signal handler), so attempts being verified end now; none of their results is kept."""
+        self.attempter.slots.stop()
+        threading.Thread(target=self.env.stop_verifiers, name="evokernel-interrupt", daemon=True).start()
 
-def unusable_reply(error: str) -> dict[str, Any]:
-    """The verdict of a reply with no usable kernel: a failed attempt whose feedback says why."""
-    return {"status": "parse_error", "feasible": False, "compiled": False, "latency_ms": None, "reference_ms": None,
-            "bottleneck": None, "roofline_fraction": None, "simulated": False, "profile": "",
-            "feedback": error, "extras": {}, "seconds": 0.0, "cached": False}
-
-
-def _best_text(tasks: dict[str, dict[str, Any]]) -> str:
-    correct = sum(1 for t in tasks.values() if t["first_feasible_attempt"] is not None)
-    return f"{correct}/{len(tasks)} correct"
+    def close(self, wait_s: float = 0.0) -> None:
+        """Stop the attempt units (those still running drop their results) and close the ledger."""
+        self.attempter.slots.stop(wait_s)
+        self.attempter.close()

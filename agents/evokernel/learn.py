@@ -14,6 +14,8 @@ from agents.evokernel import prompts
 from agents.evokernel.context import Deps
 from agents.evokernel.parsing import parse_summary
 from agents.evokernel.state import REFINE
+from agents.evokernel.records import (AttemptRecord, Candidate, Context, Judgement, Proposal, StartPoint,
+                                     TaskState, Verdict)
 
 
 def draft_reward(feasible: bool) -> float:
@@ -28,23 +30,20 @@ def refine_reward(feasible: bool, best_ms: float | None, latency_ms: float | Non
     return math.tanh(math.log(best_ms) - math.log(latency_ms))
 
 
-def attempt_record(task: dict[str, Any], candidate: dict[str, Any], verdict: dict[str, Any]) -> dict[str, Any]:
+def attempt_record(task: TaskState, candidate: Candidate, verdict: Verdict) -> AttemptRecord:
     """The attempt as the state and the report keep it, with its raw reward."""
     stage = candidate["stage"]
     reward = (refine_reward(verdict["feasible"], task["best_ms"], verdict["latency_ms"]) if stage == REFINE
               else draft_reward(verdict["feasible"]))
-    keys = ("attempt", "stage", "params", "params_key", "template", "mutation", "start_point", "start_memory_id",
-            "code_path")
-    return {**{k: candidate.get(k) for k in keys}, **{k: verdict.get(k) for k in (
-        "status", "feasible", "compiled", "latency_ms", "reference_ms", "bottleneck", "roofline_fraction",
-        "profile", "feedback", "extras")}, "reward": reward}
+    return {**{k: candidate.get(k) for k in Proposal.__annotations__},
+            **{k: verdict.get(k) for k in Judgement.__annotations__}, "reward": reward}
 
 
-def attempt_key(run_id: str, kernel: KernelTask, record: dict[str, Any]) -> str:
+def attempt_key(run_id: str, kernel: KernelTask, record: AttemptRecord) -> str:
     return f"{run_id}/{kernel.qualified_name}/{record['attempt']}"
 
 
-def summarise(kernel: KernelTask, task: dict[str, Any], record: dict[str, Any], deps: Deps,
+def summarise(kernel: KernelTask, task: TaskState, record: AttemptRecord, deps: Deps,
               model: ChatModel | None, run_id: str, code: str) -> tuple[str, str | None] | None:
     """(lesson, practice) for the attempt's memory entries; None when there is nothing to write
     (no memory, or the entries exist because this step already ran before a resume). Safe in parallel."""
@@ -54,8 +53,8 @@ def summarise(kernel: KernelTask, task: dict[str, Any], record: dict[str, Any], 
     return _summary(kernel, task, record, model, code, start, _improved(record, start), deps)
 
 
-def learn(kernel: KernelTask, task: dict[str, Any], context: dict[str, Any], record: dict[str, Any], deps: Deps,
-          run_id: str, code: str, summary: tuple[str, str | None] | None) -> dict[str, Any]:
+def learn(kernel: KernelTask, task: TaskState, context: Context, record: AttemptRecord, deps: Deps,
+          run_id: str, code: str, summary: tuple[str, str | None] | None) -> AttemptRecord:
     """Write the attempt into memory and update Q, both once per attempt even when re-run on resume.
     Call it for one task at a time, in a fixed order, so that PopArt sees rewards in a fixed order."""
     if not deps.uses_memory:
@@ -80,18 +79,18 @@ def _trace(deps: Deps, key: str) -> MemoryEntry | None:
     return found[0] if found else None
 
 
-def _start_point(task: dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
+def _start_point(task: TaskState, record: AttemptRecord) -> StartPoint | dict:
     """The start point this attempt refined (empty for drafts)."""
     return next((p for p in task["start_points"] if p["attempt"] == record.get("start_point")), {})
 
 
-def _improved(record: dict[str, Any], start: dict[str, Any]) -> bool:
+def _improved(record: AttemptRecord, start: StartPoint) -> bool:
     start_ms = start.get("latency_ms")
     return bool(record["feasible"] and start_ms and record["latency_ms"] and record["latency_ms"] < start_ms)
 
 
-def _write_entries(kernel: KernelTask, task: dict[str, Any], record: dict[str, Any], deps: Deps, key: str,
-                   code: str, start: dict[str, Any], summary: tuple[str, str | None]) -> int:
+def _write_entries(kernel: KernelTask, task: TaskState, record: AttemptRecord, deps: Deps, key: str,
+                   code: str, start: StartPoint, summary: tuple[str, str | None]) -> int:
     """The attempt's trace and experience, and a best practice when it beat its start point."""
     start_ms, (lesson, practice) = start.get("latency_ms"), summary
     improved = _improved(record, start)
@@ -114,7 +113,7 @@ def _write_entries(kernel: KernelTask, task: dict[str, Any], record: dict[str, A
     return deps.memory.add(entries)[0]
 
 
-def _header(kernel: KernelTask, task: dict[str, Any], record: dict[str, Any], start_ms: float | None) -> str:
+def _header(kernel: KernelTask, task: TaskState, record: AttemptRecord, start_ms: float | None) -> str:
     latency = f", {record['latency_ms']:.4g} ms" if record.get("latency_ms") else ""
     start = f" (start point {start_ms:.4g} ms)" if start_ms else ""
     change = _change_text(record)
@@ -122,7 +121,7 @@ def _header(kernel: KernelTask, task: dict[str, Any], record: dict[str, Any], st
             f"{record['status']}{latency}{start}; {change}; bottleneck {record.get('bottleneck') or 'n/a'}")
 
 
-def _change_text(record: dict[str, Any]) -> str:
+def _change_text(record: AttemptRecord) -> str:
     mutation = record.get("mutation")
     if mutation:
         return f"{mutation['param']} {mutation['direction']} to {mutation['to']}"
@@ -131,8 +130,8 @@ def _change_text(record: dict[str, Any]) -> str:
     return "model-written kernel"
 
 
-def _summary(kernel: KernelTask, task: dict[str, Any], record: dict[str, Any], model: ChatModel | None, code: str,
-             start: dict[str, Any], improved: bool, deps: Deps) -> tuple[str, str | None]:
+def _summary(kernel: KernelTask, task: TaskState, record: AttemptRecord, model: ChatModel | None, code: str,
+             start: StartPoint, improved: bool, deps: Deps) -> tuple[str, str | None]:
     """(lesson, practice): from the model when configured, else from the verdict (offline)."""
     start_ms = start.get("latency_ms")
     templated = _templated_summary(task, record, start, improved)
@@ -149,7 +148,7 @@ def _summary(kernel: KernelTask, task: dict[str, Any], record: dict[str, Any], m
     return lesson, (practice if improved else None)
 
 
-def _templated_summary(task: dict[str, Any], record: dict[str, Any], start: dict[str, Any],
+def _templated_summary(task: TaskState, record: AttemptRecord, start: StartPoint,
                        improved: bool) -> tuple[str, str | None]:
     change, start_ms = _change_text(record), start.get("latency_ms")
     if not record["feasible"]:

@@ -1,40 +1,47 @@
-"""Per-task progress kept in the graph state (plain dicts, so checkpoints stay JSON-like and small)."""
+"""Per-task progress kept in the graph state (typed dicts, see ``records``), and its transitions."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from benchmarks.kernels.tasks import KernelTask
 
+from agents.evokernel.records import AttemptRecord, StartPoint, TaskState
 from agents.evokernel.taskinfo import op_family, task_bucket
 
 DRAFT, REFINE, SAMPLE, DONE = "draft", "refine", "sample", "done"
+AT_BOUND = "at the roofline bound (simulated): no kernel can be much faster"
 
 
-def new_task_state(task: KernelTask, method: str) -> dict[str, Any]:
+def new_task_state(task: KernelTask, method: str, wave: int = 0) -> TaskState:
     """A task before its first attempt."""
-    return {
-        "name": task.qualified_name, "op_family": op_family(task.name, task.source),
-        "shape_bucket": task_bucket(task.source), "stage": SAMPLE if method == "pass@k" else DRAFT,
-        "attempts": 0, "last_status": None, "last_feedback": "", "last_code_path": None,
-        "first_feasible_ms": None, "first_feasible_attempt": None, "best_ms": None, "best_attempt": None,
-        "best_code_path": None, "reference_ms": None, "best_extras": {}, "compiled_any": False,
-        "start_points": [], "tried": [], "history": [], "done_reason": "",
-    }
+    return TaskState(
+        name=task.qualified_name, op_family=op_family(task.name, task.source), shape_bucket=task_bucket(task.source),
+        stage=SAMPLE if method == "pass@k" else DRAFT, wave=wave, attempts=0, last_status=None, last_feedback="",
+        last_code_path=None, first_feasible_ms=None, first_feasible_attempt=None, best_ms=None, best_attempt=None,
+        best_code_path=None, reference_ms=None, best_extras={}, compiled_any=False, start_points=[], tried=[],
+        history=[], done_reason="")
 
 
-def is_active(task: dict[str, Any], budget: int) -> bool:
+def is_active(task: TaskState, budget: int) -> bool:
     return task["stage"] != DONE and task["attempts"] < budget
 
 
-def apply_attempt(task: dict[str, Any], record: dict[str, Any], budget: int) -> dict[str, Any]:
+def at_roofline(task: TaskState, bound: float | None) -> bool:
+    """True when the task's best kernel reaches ``bound`` of the (simulated) roofline."""
+    fraction = task["best_extras"].get("roofline_fraction")
+    return bound is not None and fraction is not None and float(fraction) >= bound - 1e-9
+
+
+def apply_attempt(task: TaskState, record: AttemptRecord, budget: int) -> TaskState:
     """The task after one verified attempt (a pure function, so re-running it on resume is harmless)."""
-    task = {**task, "attempts": task["attempts"] + 1, "last_status": record["status"],
-            "last_feedback": record["feedback"], "last_code_path": record["code_path"],
-            "compiled_any": task["compiled_any"] or record["compiled"],
-            "tried": task["tried"] + ([record["params_key"]] if record.get("params_key") else [])}
-    task["history"] = task["history"] + [{key: record.get(key) for key in (
-        "attempt", "stage", "status", "feasible", "latency_ms", "start_point", "reward")}]
+    task = TaskState(**{**task, "attempts": task["attempts"] + 1, "last_status": record["status"],
+                        "last_feedback": record["feedback"], "last_code_path": record["code_path"],
+                        "compiled_any": task["compiled_any"] or record["compiled"],
+                        "tried": task["tried"] + ([record["params_key"]] if record.get("params_key") else [])})
+    task["history"] = task["history"] + [{
+        "attempt": record["attempt"], "stage": record["stage"], "status": record["status"],
+        "feasible": record["feasible"], "latency_ms": record["latency_ms"],
+        "reference_ms": record.get("reference_ms"), "start_point": record.get("start_point"),
+        "reward": record["reward"]}]
     if record["feasible"]:
         task = _with_feasible(task, record)
     if task["attempts"] >= budget:
@@ -42,10 +49,12 @@ def apply_attempt(task: dict[str, Any], record: dict[str, Any], budget: int) -> 
     return task
 
 
-def _with_feasible(task: dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
+def _with_feasible(task: TaskState, record: AttemptRecord) -> TaskState:
     latency = record["latency_ms"]
-    point = {key: record.get(key) for key in ("attempt", "latency_ms", "memory_id", "code_path", "params",
-                                              "bottleneck", "profile")}
+    point = StartPoint(attempt=record["attempt"], latency_ms=latency, memory_id=record.get("memory_id"),
+                       code_path=record["code_path"], params=record.get("params"),
+                       bottleneck=record.get("bottleneck"), profile=record.get("profile"),
+                       roofline_fraction=record.get("roofline_fraction"))
     task["start_points"] = task["start_points"] + [point]
     if task["first_feasible_attempt"] is None:
         task.update(first_feasible_ms=latency, first_feasible_attempt=record["attempt"])
@@ -58,12 +67,12 @@ def _with_feasible(task: dict[str, Any], record: dict[str, Any]) -> dict[str, An
     return task
 
 
-def stop(task: dict[str, Any], reason: str) -> dict[str, Any]:
+def stop(task: TaskState, reason: str) -> TaskState:
     """Mark a task finished early (e.g. the offline policy has nothing new to try)."""
-    return {**task, "stage": DONE, "done_reason": reason}
+    return TaskState(**{**task, "stage": DONE, "done_reason": reason})
 
 
-def with_budget(task: dict[str, Any], budget: int, method: str) -> dict[str, Any]:
+def with_budget(task: TaskState, budget: int, method: str) -> TaskState:
     """The task under a new budget: one the old budget ended is reopened (in the stage it stopped in)
     when the new one allows more attempts; one that has used up the new budget is finished."""
     if task["stage"] == DONE:
@@ -71,5 +80,5 @@ def with_budget(task: dict[str, Any], budget: int, method: str) -> dict[str, Any
             return task
         feasible = task["first_feasible_attempt"] is not None
         stage = SAMPLE if method == "pass@k" else (REFINE if feasible else DRAFT)
-        return {**task, "stage": stage, "done_reason": ""}
+        return TaskState(**{**task, "stage": stage, "done_reason": ""})
     return stop(task, "budget spent") if task["attempts"] >= budget else task

@@ -25,7 +25,8 @@ def linear_graph(state: type, nodes: Sequence[tuple[str, Callable[[Any], Any]]])
 
 
 def run_graph(builder: Any, run: Run, initial_state: dict[str, Any], *, progress: Any = None,
-              recursion_limit: int = DEFAULT_RECURSION_LIMIT, resume: Any = NO_ANSWER) -> dict[str, Any]:
+              recursion_limit: int = DEFAULT_RECURSION_LIMIT, resume: Any = NO_ANSWER,
+              max_concurrency: int | None = None) -> dict[str, Any]:
     """Compile ``builder`` with the run's checkpointer and run it to the end; return the final state.
 
     A run with a checkpoint continues from it (input ``None``): nodes that finished are not run
@@ -35,9 +36,15 @@ def run_graph(builder: Any, run: Run, initial_state: dict[str, Any], *, progress
     A graph that stops at a LangGraph ``interrupt(...)`` raises :class:`RunPaused` (a ``graph.paused``
     event holds what it asks). ``resume`` (default: ``run.answer``) answers it with
     ``Command(resume=...)``; without an answer the interrupted node runs again and asks again.
+
+    ``max_concurrency``: threads for the nodes of one superstep (``Send`` fan-outs) and for saving
+    their results; give it more than the widest fan-out, so that a finished node's result is saved
+    at once instead of waiting behind nodes still queued (limit the real work inside the nodes).
     """
     graph = builder.compile(checkpointer=run.checkpointer())
-    config = {"configurable": {"thread_id": run.id}, "recursion_limit": recursion_limit}
+    config: dict[str, Any] = {"configurable": {"thread_id": run.id}, "recursion_limit": recursion_limit}
+    if max_concurrency is not None:
+        config["max_concurrency"] = max_concurrency
     snapshot = graph.get_state(config)
     if snapshot.values and not snapshot.next:
         run.emit("graph.already_done")

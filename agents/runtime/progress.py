@@ -1,31 +1,47 @@
-"""Progress of long work: a rich live line on a terminal, plain lines otherwise (both on stderr)."""
+"""Progress of long work on stderr: a ``rich.progress`` bar on a terminal, plain lines otherwise.
+
+Both show the count (of steps, attempts, ...) against a total, which may be an estimate (shown as
+``~N``), the elapsed time, an estimate of the time left, the best result so far and the cost. Off a
+terminal a line is printed whenever the count or the best changes, and at least every
+``heartbeat_s`` seconds while nothing does, so a log never falls silent for long.
+"""
 
 from __future__ import annotations
 
 import sys
-from typing import Any, TextIO
+import threading
+import time
+from typing import Any, Callable, TextIO
+
+HEARTBEAT_S = 10.0
 
 
 class Progress:
-    """Shows step counts, best-so-far and cost; ``update`` any of them as they change."""
+    """Shows a count against a total, elapsed time, time left, best-so-far and cost; ``update`` any."""
 
-    def __init__(self, label: str, *, total: int | None = None, stream: TextIO | None = None,
-                 live: bool | None = None):
-        self.label = label
+    def __init__(self, label: str, *, total: int | None = None, unit: str = "step", estimated: bool = False,
+                 stream: TextIO | None = None, live: bool | None = None, heartbeat_s: float = HEARTBEAT_S,
+                 clock: Callable[[], float] = time.monotonic):
+        self.label, self.unit, self.estimated = label, unit, estimated
         self.state: dict[str, Any] = {"step": 0, "total": total, "best": None, "cost": 0.0}
         self.stream = stream or sys.stderr
         self.live = self.stream.isatty() if live is None else live
-        self._display: Any = None
-        self._last_line = ""
+        self.heartbeat_s, self.clock = heartbeat_s, clock
+        self.started = clock()
+        self._lock = threading.RLock()
+        self._bar: Any = None
+        self._bar_task: Any = None
+        self._last_key: tuple = ()
+        self._last_print = self.started
+        self._stop = threading.Event()
+        self._beater: threading.Thread | None = None
 
     def __enter__(self) -> "Progress":
         if self.live:
-            from rich.console import Console
-            from rich.live import Live
-
-            self._display = Live(self._render(), console=Console(file=self.stream), refresh_per_second=4,
-                                 transient=False)
-            self._display.start()
+            self._start_bar()
+        elif self.heartbeat_s > 0:
+            self._beater = threading.Thread(target=self._beat_loop, name="progress-heartbeat", daemon=True)
+            self._beater.start()
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -33,44 +49,94 @@ class Progress:
 
     def update(self, *, step: int | None = None, total: int | None = None, best: Any = None,
                cost: float | None = None) -> None:
-        """Change the shown values (None leaves one as it is)."""
-        for key, value in (("step", step), ("total", total), ("best", best), ("cost", cost)):
-            if value is not None:
-                self.state[key] = value
-        if self._display is not None:
-            self._display.update(self._render())
-        else:
-            self._print_line()
+        """Change the shown values (None leaves one as it is); safe from any thread."""
+        with self._lock:
+            for key, value in (("step", step), ("total", total), ("best", best), ("cost", cost)):
+                if value is not None:
+                    self.state[key] = value
+            if self._bar is not None:
+                self._refresh_bar()
+            elif self._changed():
+                self._print_line()
+
+    def elapsed_s(self) -> float:
+        return self.clock() - self.started
+
+    def remaining_s(self) -> float | None:
+        """Time left at the pace so far (None until one step is done or without a total)."""
+        step, total = self.state["step"], self.state["total"]
+        if not total or not step:
+            return None
+        return max(0.0, self.elapsed_s() / step * (total - step))
 
     def text(self) -> str:
         """The current state as one line."""
-        step, total = self.state["step"], self.state["total"]
-        parts = [self.label, f"step {step}/{total}" if total else f"step {step}"]
+        parts = [self.label, self._count()]
         if self.state["best"] is not None:
             parts.append(f"best {_short(self.state['best'])}")
+        left = self.remaining_s()
+        timing = f"{_clock(self.elapsed_s())} elapsed"
+        parts.append(timing + (f", ~{_clock(left)} left" if left is not None else ""))
         parts.append(f"cost ${self.state['cost']:.4f}")
         return " | ".join(parts)
 
-    def _render(self) -> Any:
-        from rich.progress_bar import ProgressBar
-        from rich.table import Table
-
-        grid = Table.grid(padding=(0, 1))
-        total = self.state["total"]
-        bar = ProgressBar(total=float(total or 1), completed=float(self.state["step"] if total else 0), width=30)
-        grid.add_row(bar if total else "", self.text())
-        return grid
-
-    def _print_line(self) -> None:
-        line = self.text()
-        if line != self._last_line:
-            print(line, file=self.stream, flush=True)
-            self._last_line = line
+    def beat(self) -> None:
+        """Print the line again when nothing was printed for ``heartbeat_s`` (off a terminal)."""
+        with self._lock:
+            if self._bar is None and self.clock() - self._last_print >= self.heartbeat_s:
+                self._print_line()
 
     def close(self) -> None:
-        if self._display is not None:
-            self._display.stop()
-            self._display = None
+        self._stop.set()
+        if self._beater is not None:
+            self._beater.join(timeout=1.0)
+            self._beater = None
+        with self._lock:
+            if self._bar is not None:
+                self._bar.stop()
+                self._bar = None
+
+    def _changed(self) -> bool:
+        key = (self.state["step"], self.state["total"], str(self.state["best"]), round(self.state["cost"], 4))
+        if key == self._last_key:
+            return False
+        self._last_key = key
+        return True
+
+    def _print_line(self) -> None:
+        print(self.text(), file=self.stream, flush=True)
+        self._last_print = self.clock()
+
+    def _beat_loop(self) -> None:
+        while not self._stop.wait(min(1.0, self.heartbeat_s)):
+            self.beat()
+
+    def _start_bar(self) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress as Bar, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+        self._bar = Bar(TextColumn("{task.description}"), BarColumn(bar_width=30), TextColumn("{task.fields[count]}"),
+                        TimeElapsedColumn(), TextColumn("~"), TimeRemainingColumn(), TextColumn("{task.fields[extra]}"),
+                        console=Console(file=self.stream), refresh_per_second=4, transient=False)
+        self._bar_task = self._bar.add_task(self.label, total=self.state["total"], count="", extra="")
+        self._bar.start()
+        self._refresh_bar()
+
+    def _refresh_bar(self) -> None:
+        extra = " | ".join(([f"best {_short(self.state['best'])}"] if self.state["best"] is not None else [])
+                           + [f"cost ${self.state['cost']:.4f}"])
+        self._bar.update(self._bar_task, completed=self.state["step"], total=self.state["total"], count=self._count(),
+                         extra=extra)
+
+    def _count(self) -> str:
+        step, total = self.state["step"], self.state["total"]
+        return f"{self.unit} {step}/{'~' if self.estimated else ''}{total}" if total else f"{self.unit} {step}"
+
+
+def _clock(seconds: float) -> str:
+    seconds = int(round(seconds))
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}h{rest // 60:02d}m{rest % 60:02d}s" if hours else f"{rest // 60}m{rest % 60:02d}s"
 
 
 def _short(value: Any) -> str:

@@ -7,7 +7,7 @@ RELU = load_tasks("builtin:L1:relu")[0]
 def record(attempt, feasible, latency=None, **extra):
     return {"attempt": attempt, "stage": extra.pop("stage", "draft"), "status": "correct" if feasible else "incorrect",
             "feasible": feasible, "compiled": True, "latency_ms": latency, "feedback": "fb",
-            "code_path": f"/tmp/a{attempt}.py", "params_key": f"k{attempt}", **extra}
+            "code_path": f"/tmp/a{attempt}.py", "params_key": f"k{attempt}", "reward": 1.0, **extra}
 
 
 def test_draft_loops_until_feasible_then_refines_and_tracks_the_best():
