@@ -12,6 +12,8 @@ import importlib
 from dataclasses import dataclass
 from string import Template as _Text
 
+import torch
+
 from sandboxes.errors import UserError
 from sandboxes.targets.npu.templates.ops import ELEMENTWISE, OpSpec
 from sandboxes.targets.npu.templates.src import prelude
@@ -19,6 +21,10 @@ from sandboxes.targets.npu.templates.src import prelude
 VECTOR_SPACE = {"TILE_LENGTH": [1024, 2048, 4096, 8192], "BUFFER_NUM": [1, 2], "BLOCK_DIM": [1, 8, 16, 24, 32, 40, 48]}
 TASK_METADATA = {"GPU_SHAPES", "ATOL", "RTOL"}
 """Task-file names that describe the task to the harness, not values the model uses."""
+STATELESS_MODULES = ("pooling", "activation", "dropout", "flatten", "padding", "pixelshuffle", "upsampling",
+                     "channelshuffle", "distance", "loss")
+"""torch.nn submodules whose layers hold no parameters (but for WEIGHTED)."""
+WEIGHTED = ("PReLU", "MultiheadAttention")
 CUBE_SPACE = {"BASE_M": [64, 128, 256], "BASE_N": [64, 128, 256], "BASE_K": [32, 64, 128], "BUFFER_NUM": [1, 2],
               "BLOCK_DIM": [1, 8, 16, 24]}
 TRANSPOSE_SPACE = {"TILE_ROWS": [16, 32, 64, 128], "TILE_COLS": [16, 32, 64, 128], "BUFFER_NUM": [1, 2],
@@ -56,12 +62,16 @@ TEMPLATES = {
                        {"TILE_LENGTH": 8192, "BUFFER_NUM": 2, "BLOCK_DIM": 48}),
         KernelTemplate("softmax", "softmax / log-softmax over the last dimension, two passes with online max",
                        ("softmax", "log_softmax"), VECTOR_SPACE, {"TILE_LENGTH": 4096, "BUFFER_NUM": 2, "BLOCK_DIM": 48}),
-        KernelTemplate("norm", "layer norm, RMS norm and L2 normalisation over the last dimension, two passes; "
+        KernelTemplate("norm", "layer norm (over the trailing dimensions; instance norm), RMS norm, L2 and L1 normalisation, two passes; "
                        "an optional residual prologue and fused element-wise stages",
-                       ("layer_norm", "rms_norm", "l2_normalize"), VECTOR_SPACE, {"TILE_LENGTH": 4096, "BUFFER_NUM": 2, "BLOCK_DIM": 48}),
+                       ("layer_norm", "rms_norm", "l2_normalize", "l1_normalize"), VECTOR_SPACE, {"TILE_LENGTH": 4096, "BUFFER_NUM": 2, "BLOCK_DIM": 48}),
         KernelTemplate("matmul", "cube matmul (2-D, batched, transposed B, matrix-vector) with Nd2Nz tiles",
                        ("matmul",), CUBE_SPACE, {"BASE_M": 128, "BASE_N": 128, "BASE_K": 64, "BUFFER_NUM": 2,
                                                  "BLOCK_DIM": 24}),
+        KernelTemplate("axis_reduce", "sum/mean/max/min/argmax/argmin over a dimension that is not the last, "
+                       "and RMS normalisation along it: contiguous slices combined lane by lane",
+                       ("sum_axis", "mean_axis", "max_axis", "min_axis", "argmax_axis", "argmin_axis", "rms_axis"),
+                       VECTOR_SPACE, {**VECTOR_DEFAULTS, "TILE_LENGTH": 2048}),
         KernelTemplate("scan", "inclusive prefix sum over the last dimension, CumSum per chunk with a carried total",
                        ("cumsum",), VECTOR_SPACE, VECTOR_DEFAULTS),
         KernelTemplate("full_reduce", "sum/mean of every element (after fused element-wise stages): per-core "
@@ -122,7 +132,7 @@ def render_solution(task_source: str, spec: OpSpec, params: dict | None = None) 
     model = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Model")
     methods = {n.name: n for n in model.body if isinstance(n, ast.FunctionDef)}
     init, forward = methods["__init__"], methods["forward"]
-    init_text = _plain_super(_inline_helpers(tree, init) or _dedent(ast.get_source_segment(task_source, init)))
+    init_text = _plain_init(_inline_helpers(tree, init) or _dedent(ast.get_source_segment(task_source, init)))
     init_text = init_text.replace(".eval()", ".train(False)")  # the same mode; the static checks refuse eval()
     init_source = "\n".join("    " + line for line in init_text.splitlines())
     args = ", ".join(a.arg for a in forward.args.args)
@@ -132,17 +142,30 @@ def render_solution(task_source: str, spec: OpSpec, params: dict | None = None) 
     return render_kernel(spec, params) + "\n".join(lines)
 
 
-def _plain_super(init_text: str) -> str:
-    """``super(Model, self).__init__()`` (KernelBench's spelling) as ``super().__init__()``: the copied
-    constructor belongs to ``ModelNew``, and naming the reference class reads as using the reference."""
+def _plain_init(init_text: str) -> str:
+    """The reference constructor as ``ModelNew``'s: ``super(Model, self).__init__()`` (KernelBench's
+    spelling) becomes ``super().__init__()``, since naming the reference class reads as using it, and
+    layers without weights (``nn.MaxPool2d``, ``nn.ReLU``) are left out: the template computes them."""
     function = ast.parse(init_text).body[0]
     calls = [n for n in ast.walk(function) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
              and n.func.id == "super" and n.args]
-    if not calls:
+    kept = [statement for statement in function.body if not _builds_stateless_layer(statement)]
+    if not calls and len(kept) == len(function.body):
         return init_text
     for call in calls:
         call.args = []
+    function.body = kept
     return ast.unparse(function)
+
+
+def _builds_stateless_layer(statement: ast.stmt) -> bool:
+    """``self.x = nn.Layer(...)`` for a torch.nn layer class that owns no parameters (and draws no random numbers)."""
+    if not (isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call)
+            and isinstance(statement.value.func, ast.Attribute)):
+        return False
+    layer = getattr(torch.nn, statement.value.func.attr, None)
+    return (isinstance(layer, type) and issubclass(layer, torch.nn.Module) and layer.__name__ not in WEIGHTED
+            and layer.__module__.rsplit(".", 1)[-1] in STATELESS_MODULES)
 
 
 def _inline_helpers(tree: ast.Module, init: ast.FunctionDef) -> str | None:

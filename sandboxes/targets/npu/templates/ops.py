@@ -67,6 +67,8 @@ ELEMENTWISE: dict[str, tuple[int, str]] = {
     "hardtanh": (1, "Maxs(y, x, {min_val}, n)\nMins(y, y, {max_val}, n)"),
     "hardsigmoid": (1, "Muls(y, x, 0.16666666666666666, n)\nAdds(y, y, 0.5, n)\nMaxs(y, y, 0.0, n)\n"
                        "Mins(y, y, 1.0, n)"),
+    "selu": (1, "Mins(t1, x, 0.0, n)\nExp(t1, t1, n)\nAdds(t1, t1, -1.0, n)\nMuls(t1, t1, {alpha_scale}, n)\n"
+                "Relu(y, x, n)\nMuls(y, y, {scale}, n)\nAdd(y, y, t1, n)"),
     "square": (1, "Mul(y, x, x, n)"),
     "scale_shift": (1, "Muls(y, x, {scale}, n)\nAdds(y, y, {shift}, n)"),
     "add": (2, "Add(y, x, x2, n)"),
@@ -108,7 +110,8 @@ class OpSpec:
             weight, bias = self.attrs.get("weight", "None"), self.attrs.get("bias", "None")
             return f"run_norm({', '.join([self.args[0], weight, bias] + self.args[1:])})"
         if self.family == "matmul":
-            return f"run_matmul({self.args[0]}, {self.args[1]}, transpose_b={self.attrs.get('transpose_b', False)})"
+            transposed_a = ", transpose_a=True" if self.attrs.get("transpose_a") else ""
+            return f"run_matmul({self.args[0]}, {self.args[1]}, transpose_b={self.attrs.get('transpose_b', False)}{transposed_a})"
         return f"run_{self.family}({', '.join(self.args)})"
 
     def template_values(self) -> dict[str, str]:
@@ -119,11 +122,15 @@ class OpSpec:
             return {"INPUTS": str(inputs), "COMPUTE": "\n".join("    " + line for line in code.splitlines())}
         if self.family == "row_reduce":
             return {"REDUCE": self.op.removesuffix("_rows")}
+        if self.family == "axis_reduce":
+            return {"REDUCE": self.attrs["reduce"], "DIM": str(self.attrs["dim"]),
+                    "KEEPDIM": str(bool(self.attrs.get("keepdim"))), "EPS": repr(self.attrs.get("eps", 0.0))}
         if self.family == "softmax":
             return {"LOG": str(self.op == "log_softmax")}
         if self.family == "norm":
-            mode = {"rms_norm": "rms", "l2_normalize": "l2"}.get(self.attrs.get("norm", self.op), "layer")
-            return {"MODE": mode, "EPS": repr(self.attrs.get("eps", 1e-5))} | self._norm_fusion_values()
+            mode = {"rms_norm": "rms", "l2_normalize": "l2", "l1_normalize": "l1"}.get(self.attrs.get("norm", self.op), "layer")
+            return {"MODE": mode, "EPS": repr(self.attrs.get("eps", 1e-5)),
+                    "NORM_DIMS": str(self.attrs.get("norm_dims", 1))} | self._norm_fusion_values()
         if self.family == "full_reduce":
             return self._full_reduce_values()
         if self.family in ("epilogue", "linear"):

@@ -12,12 +12,16 @@ from torch.fx.passes.shape_prop import ShapeProp
 from sandboxes.targets.npu.templates.ops import OpSpec
 from sandboxes.targets.npu.templates.recognize_nn import l2_pattern, module_spec, pool_spec
 
-ACTIVATIONS = {"relu", "sigmoid", "tanh", "silu", "gelu", "softplus", "elu", "hardtanh", "hardsigmoid", "leaky_relu"}
-MODULES = {"ReLU": "relu", "Sigmoid": "sigmoid", "Tanh": "tanh", "SiLU": "silu", "GELU": "gelu"}
+ACTIVATIONS = {"relu", "sigmoid", "tanh", "silu", "gelu", "softplus", "elu", "hardtanh", "hardsigmoid", "leaky_relu",
+               "selu"}
+MODULES = {"ReLU": "relu", "Sigmoid": "sigmoid", "Tanh": "tanh", "SiLU": "silu", "GELU": "gelu", "SELU": "selu"}
 ARITH = {"add": "add", "sub": "sub", "mul": "mul", "iadd": "add", "imul": "mul"}
 DEFAULTS = {"leaky_relu": ("negative_slope", 0.01), "elu": ("alpha", 1.0)}
 MATMULS = ("matmul", "mm", "bmm", "mv")
 CASTS = ("to", "float", "half")
+SELU_ALPHA, SELU_SCALE = 1.6732632423543772, 1.0507009873554805
+"""The constants of SELU (Klambauer et al., 2017), as torch.selu uses them."""
+AXIS_REDUCTIONS = ("sum", "mean", "amax", "amin", "max", "min", "argmax", "argmin")
 
 
 @dataclass
@@ -74,7 +78,7 @@ class _Reader:
         return self.graph
 
     def _operator(self, node: torch.fx.Node) -> bool:
-        if _is_transpose(node) or _is_values(node) or self._folded_cast(node):
+        if _is_matmul_transpose(self.gm, node) or _is_values(node) or self._folded_cast(node):
             self.names[node] = self.names.get(node.args[0], "")
             return True
         spec = self._spec(node)
@@ -127,6 +131,10 @@ class _Reader:
                 and not node.kwargs.get("keepdim"):
             kind = {"amax": "max", "amin": "min"}.get(name, name)
             return OpSpec(f"{kind}_rows", "row_reduce", [args[0]])
+        if name in AXIS_REDUCTIONS and args and args[0] and _dim(node) is not None:
+            kind = {"amax": "max", "amin": "min"}.get(name, name)
+            return OpSpec(f"{kind}_axis", "axis_reduce", [args[0]],
+                          {"reduce": kind, "dim": _dim(node), "keepdim": _keepdim(node)})
         if name in ("sum", "mean") and len(node.args) == 1 and not node.kwargs and args[0]:
             return OpSpec(f"{name}_all", "full_reduce", [args[0]], {"reduce": name})
         if name == "cumsum" and _last_dim(node) and args[0]:
@@ -137,15 +145,17 @@ class _Reader:
             return pool_spec(name, node, args[0])
         if name == "LayerNorm":
             module = self.gm.get_submodule(node.target)
-            attrs = {"eps": module.eps}
+            attrs = {"eps": module.eps, "norm_dims": len(module.normalized_shape)}
             if module.elementwise_affine:
                 attrs.update(weight=f"self.{node.target}.weight", bias=f"self.{node.target}.bias")
             return OpSpec("layer_norm", "norm", [args[0]], attrs)
         if node.op == "call_module" and args and args[0]:
             return module_spec(self.gm.get_submodule(node.target), node.target, args[0], _rank(node.args[0]))
         if name in MATMULS and all(args[:2]):
-            transposed = _is_transpose(node.args[1])
-            return OpSpec("matmul", "matmul", args[:2], {"transpose_b": transposed})
+            transposed_a = {"transpose_a": True} if _is_transpose(node.args[0]) else {}
+            return OpSpec("matmul", "matmul", args[:2], {"transpose_b": _is_transpose(node.args[1]), **transposed_a})
+        if name == "einsum" and _einsum_matmul(node) and all(args[1:3]):
+            return OpSpec("matmul", "matmul", args[1:3], {"transpose_b": False})
         return None
 
     def _arith(self, op: str, node: torch.fx.Node) -> OpSpec | None:
@@ -186,6 +196,8 @@ def _activation(name: str, node: torch.fx.Node, arg: str) -> OpSpec:
     if name in DEFAULTS:
         key, default = DEFAULTS[name]
         attrs[key] = float(node.kwargs.get(key, node.args[1] if len(node.args) > 1 else default))
+    if name == "selu":
+        attrs = {"alpha_scale": SELU_ALPHA * SELU_SCALE, "scale": SELU_SCALE}
     if name == "hardtanh":
         attrs = {"min_val": float(node.kwargs.get("min_val", -1.0)), "max_val": float(node.kwargs.get("max_val", 1.0))}
     return OpSpec(name, "elementwise", [arg], attrs)
@@ -216,6 +228,31 @@ def _last_dim(node: torch.fx.Node) -> bool:
     dim = node.kwargs.get("dim", node.args[1] if len(node.args) > 1 else None)
     shape = _shape(node.args[0])
     return isinstance(dim, int) and shape is not None and dim in (-1, len(shape) - 1)
+
+
+def _einsum_matmul(node: torch.fx.Node) -> bool:
+    """``einsum('...l,lk->...k', A, B)``: A's last index contracted with B's first, A's others kept."""
+    equation = node.args[0] if isinstance(node.args[0], str) else ""
+    inputs, _, output = equation.replace(" ", "").partition("->")
+    left, _, right = inputs.partition(",")
+    return (len(node.args) == 3 and len(right) == 2 and len(left) >= 2 and left[-1] == right[0]
+            and output == left[:-1] + right[1] and len(set(left + right[1])) == len(left) + 1)
+
+
+def _dim(node: torch.fx.Node) -> int | None:
+    """The one reduced dimension of a reduction node, if it names one."""
+    dim = node.kwargs.get("dim", node.args[1] if len(node.args) > 1 else None)
+    dim = dim[0] if isinstance(dim, (list, tuple)) and len(dim) == 1 else dim
+    return dim if isinstance(dim, int) and isinstance(_keepdim(node), bool) else None
+
+
+def _keepdim(node: torch.fx.Node):
+    return node.kwargs.get("keepdim", node.args[2] if len(node.args) > 2 else False)
+
+
+def _is_matmul_transpose(gm: torch.fx.GraphModule, node: torch.fx.Node) -> bool:
+    """A transpose the matmul template applies itself (every user is a matmul or ``.contiguous()``)."""
+    return _is_transpose(node) and all(_op_name(gm, user) in MATMULS + ("contiguous",) for user in node.users)
 
 
 def _is_transpose(node) -> bool:

@@ -31,7 +31,22 @@ def module_spec(module: torch.nn.Module, target: str, arg: str, rank: int) -> Op
     if isinstance(module, torch.nn.GroupNorm) and module.affine:
         return OpSpec("group_norm", "channel", [arg, f"self.{target}.weight", f"self.{target}.bias"],
                       {"eps": module.eps, "groups": module.num_groups})
+    if isinstance(module, torch.nn.InstanceNorm2d) and not module.affine and not module.track_running_stats:
+        return OpSpec("layer_norm", "norm", [arg], {"eps": module.eps, "norm_dims": 2})
+    if isinstance(module, (torch.nn.MaxPool2d, torch.nn.AvgPool2d)):
+        return _pool_module(module, arg)
     return None
+
+
+def _pool_module(pool, arg: str) -> OpSpec | None:
+    """nn.MaxPool2d / nn.AvgPool2d with the settings the window template covers (see pool_spec)."""
+    name = "max_pool2d" if isinstance(pool, torch.nn.MaxPool2d) else "avg_pool2d"
+    extra = {"ceil_mode": pool.ceil_mode}
+    if name == "max_pool2d":
+        extra |= {"dilation": pool.dilation, "return_indices": pool.return_indices}
+    else:
+        extra |= {"count_include_pad": pool.count_include_pad, "divisor_override": pool.divisor_override}
+    return window_spec(name, pool.kernel_size, pool.stride, pool.padding, extra, arg)
 
 
 def _conv(conv: torch.nn.Conv2d, target: str, arg: str) -> OpSpec | None:
@@ -58,13 +73,18 @@ def pool_spec(name: str, node: torch.fx.Node, arg: str) -> OpSpec | None:
     """F.avg_pool2d / F.max_pool2d with square windows, default dilation, floor mode and padding counted."""
     given = dict(zip(POOL_SIGNATURE, node.args[1:])) | {k: v for k, v in node.kwargs.items() if k in POOL_SIGNATURE}
     extra = {k: v for k, v in node.kwargs.items() if k not in POOL_SIGNATURE}
+    return window_spec(name, given.get("kernel_size"), given.get("stride"), given.get("padding", 0), extra, arg)
+
+
+def window_spec(name: str, kernel_size, stride, padding, extra: dict, arg: str) -> OpSpec | None:
+    """A pooling window the template covers: square, default dilation, floor mode, padding counted."""
     defaults = {"ceil_mode": False, "count_include_pad": True, "divisor_override": None, "dilation": 1,
                 "return_indices": False}
     if any(defaults.get(k, object()) != v and not (k == "dilation" and v in ((1, 1), [1, 1])) for k, v in extra.items()):
         return None
-    kernel = _pair(given.get("kernel_size"))
-    stride = _pair(given.get("stride") or given.get("kernel_size"))
-    pad = _pair(given.get("padding", 0))
+    kernel = _pair(kernel_size)
+    stride = _pair(stride or kernel_size)
+    pad = _pair(padding)
     if len(set(kernel)) != 1 or len(set(stride)) != 1 or len(set(pad)) != 1 or not 0 <= pad[0] <= MAX_PAD:
         return None
     attrs = {"kh": kernel[0], "kw": kernel[1], "stride": stride[0], "pad": pad[0]}

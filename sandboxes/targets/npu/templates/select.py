@@ -1,8 +1,9 @@
 """The one template operator that computes a whole reference program, or why there is none.
 
 First the operator graph (``recognize``): one operator, or several that ``fusion`` joins into one.
-Where that fails, whole-graph patterns read the traced program as one operator: an element-wise
-expression (``expression``), with or without a full reduction or a loss at its end.
+Where that fails, whole-graph patterns read the traced program as one operator: a normalisation
+spelled out in torch ops (``patterns``), or an element-wise expression (``expression``), with or
+without a full reduction or a loss at its end.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import torch
 from sandboxes.targets.npu.templates.expression import NotAnExpression, compile_expression
 from sandboxes.targets.npu.templates.fusion import fuse
 from sandboxes.targets.npu.templates.ops import OpSpec
+from sandboxes.targets.npu.templates.patterns import l1_pattern, rms_pattern
 from sandboxes.targets.npu.templates.recognize import Graph, recognise, traced
 
 
@@ -58,5 +60,5 @@ def expression_operator(gm: torch.fx.GraphModule) -> OpSpec | None:
     return OpSpec(name, "elementwise", compiled.tensors, attrs)
 
 
-WHOLE_GRAPH = (expression_operator,)
+WHOLE_GRAPH = (rms_pattern, l1_pattern, expression_operator)
 """Whole-graph patterns, tried in order."""

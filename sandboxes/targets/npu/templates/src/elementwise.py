@@ -12,8 +12,6 @@ INPUTS = ${INPUTS}
 class ElementwiseTiling(TilingData):
     total: int
     tile: int
-    scalar: float
-    """A runtime scalar operand of the operator (``A * s``), 0 when it has none."""
 
 
 def compute(y, x, x2, t1, t2, n, s):
@@ -21,9 +19,9 @@ ${COMPUTE}
 
 
 class ElementwiseKernel:
-    def __init__(self, x, x2, y, tiling):
+    def __init__(self, x, x2, y, tiling, s):
         start, self.count = BlockSpan(tiling.total)
-        self.tile, self.scalar = tiling.tile, tiling.scalar
+        self.tile, self.scalar = tiling.tile, s
         self.xGm, self.x2Gm, self.yGm = GlobalTensor(), GlobalTensor(), GlobalTensor()
         self.pipe = TPipe()
         self.inQueue, self.in2Queue, self.outQueue = TQue(TPosition.VECIN), TQue(TPosition.VECIN), TQue(TPosition.VECOUT)
@@ -75,8 +73,9 @@ class ElementwiseKernel:
 
 
 @kernel
-def elementwise_kernel(x, x2, y, tiling):
-    ElementwiseKernel(x, x2, y, tiling).Process()
+def elementwise_kernel(x, x2, y, tiling, s):
+    """``s``: a runtime scalar operand of the operator (``A * s``), passed by value; 0 when it has none."""
+    ElementwiseKernel(x, x2, y, tiling, s).Process()
 
 
 def run_elementwise(x, x2=None, s=0.0):
@@ -84,7 +83,7 @@ def run_elementwise(x, x2=None, s=0.0):
     x = x.contiguous()
     x2 = x if x2 is None else x2.contiguous()
     y = torch.empty_like(x)
-    tiling = ElementwiseTiling(x.numel(), TILE_LENGTH, s)
-    launch(elementwise_kernel, BLOCK_DIM, x, x2, y, tiling)
+    tiling = ElementwiseTiling(x.numel(), TILE_LENGTH)
+    launch(elementwise_kernel, BLOCK_DIM, x, x2, y, tiling, s)
     return y
 '''

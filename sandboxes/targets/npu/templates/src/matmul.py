@@ -25,6 +25,8 @@ class MatmulTiling(TilingData):
     n: int
     k: int
     transpose_b: bool
+    transpose_a: bool
+    """A is given as K x M (a @ b computes A.T @ B)."""
     batch_a: bool
     """False when every batch shares one A (and likewise batch_b for B)."""
     batch_b: bool
@@ -58,12 +60,15 @@ class MatmulKernel:
         bi, rest = divmod(tile, self.tiles_m * self.tiles_n)
         m0, n0 = (rest // self.tiles_n) * BASE_M, (rest % self.tiles_n) * BASE_N
         mm, nn = min(BASE_M, t.m - m0), min(BASE_N, t.n - n0)
-        a_rows = self.aGm[(bi * t.m * t.k if t.batch_a else 0) + m0 * t.k]
+        a_base = self.aGm[bi * t.m * t.k if t.batch_a else 0]
         b_base = self.bGm[bi * t.k * t.n if t.batch_b else 0]
         c = self.co1.AllocTensor(self.acc)
         for k0 in range(0, t.k, BASE_K):
             kk = min(BASE_K, t.k - k0)
-            self.LoadA(a_rows[k0], mm, kk)
+            if t.transpose_a:
+                self.LoadA(a_base[k0 * t.m + m0], kk, mm, t.m)
+            else:
+                self.LoadA(a_base[m0 * t.k + k0], mm, kk, t.k)
             if t.transpose_b:
                 self.LoadB(b_base[n0 * t.k + k0], nn, kk, t.k)
             else:
@@ -77,12 +82,13 @@ class MatmulKernel:
         Fixpipe(self.cGm[bi * t.m * t.n + m0 * t.n + n0], c, FixpipeParams(mm, nn, t.n))
         self.co1.FreeTensor(c)
 
-    def LoadA(self, src, mm, kk):
+    def LoadA(self, src, rows, cols, pitch):
+        """A tile from GM: M x K rows, or K x M rows when A is given transposed."""
         a1 = self.a1.AllocTensor(self.dtype)
-        DataCopy(a1, src, Nd2NzParams(1, mm, kk, 0, self.t.k, AlignUp(mm, 16), 1, 0))
+        DataCopy(a1, src, Nd2NzParams(1, rows, cols, 0, pitch, AlignUp(rows, 16), 1, 0))
         self.a1.EnQue(a1)
         a1, a2 = self.a1.DeQue(), self.a2.AllocTensor(self.dtype)
-        LoadData(a2, a1, LoadData2DParams(mm, kk))
+        LoadData(a2, a1, LoadData2DParams(rows, cols, self.t.transpose_a))
         self.a2.EnQue(a2)
         self.a1.FreeTensor(a1)
 
@@ -142,21 +148,27 @@ def run_cast(x, dtype):
     return y
 
 
-def run_matmul(a, b, transpose_b=False):
-    """Host side: a @ b (or a @ b.T), 2-D, batched 3-D (a 2-D operand is shared by every batch), or a
-    matrix-vector product; B is cast to A's type first when they differ."""
+def run_matmul(a, b, transpose_b=False, transpose_a=False):
+    """Host side: a @ b (or with a and/or b given transposed: a.T @ b, a @ b.T), 2-D, batched 3-D (a 2-D
+    operand is shared by every batch), A of any rank times a 2-D B (A's leading dimensions become rows),
+    or a matrix-vector product; B is cast to A's type first when they differ."""
     vector = b.dim() == 1
     b = run_cast(b, a.dtype) if b.dtype != a.dtype else b
     b = b.reshape(-1, 1) if vector else b
-    a3 = (a if a.dim() == 3 else a.reshape(1, *a.shape)).contiguous()
+    rows = a.dim() > 2 and b.dim() == 2 and not transpose_a
+    a3 = (a.reshape(1, -1, a.shape[-1]) if rows else a if a.dim() == 3 else a.reshape(1, *a.shape)).contiguous()
     b3 = (b if b.dim() == 3 else b.reshape(1, *b.shape)).contiguous()
     batch, m, k = max(a3.shape[0], b3.shape[0]), a3.shape[1], a3.shape[2]
+    if transpose_a:
+        m, k = k, m
     n = b3.shape[1] if transpose_b else b3.shape[2]
     c = torch.empty(batch, m, n, dtype=torch.float32)
-    launch(matmul_kernel, BLOCK_DIM, a3, b3, c, MatmulTiling(batch, m, n, k, transpose_b, a3.shape[0] > 1,
-                                                                   b3.shape[0] > 1))
+    launch(matmul_kernel, BLOCK_DIM, a3, b3, c, MatmulTiling(batch, m, n, k, transpose_b, transpose_a,
+                                                                   a3.shape[0] > 1, b3.shape[0] > 1))
     if vector:
         return c.reshape(m)
+    if rows:
+        return c.reshape(*a.shape[:-1], n)
     return c if a.dim() == 3 or b.dim() == 3 else c.reshape(m, n)
 '''
 

@@ -7,7 +7,9 @@ BUFFER_NUM = ${BUFFER_NUM}
 BLOCK_DIM = ${BLOCK_DIM}
 """Cores; rows are split over them."""
 MODE = "${MODE}"
-"""layer: (x - mean) / std; rms: x / sqrt(mean(x^2)); l2: x / sqrt(sum(x^2))."""
+"""layer: (x - mean) / std; rms: x / sqrt(mean(x^2)); l2: x / sqrt(sum(x^2)); l1: x / mean(|x|)."""
+NORM_DIMS = ${NORM_DIMS}
+"""Trailing dimensions normalised together (LayerNorm's normalized_shape; 2 for instance norm)."""
 EPS = ${EPS}
 PROLOGUE = ${PROLOGUE}
 """Whether an element-wise op with a second input (r) runs on every chunk before it is normalised."""
@@ -64,6 +66,8 @@ class NormKernel:
                 shift, scale = 0.0, 1.0 / ScalarSqrt(squares / self.cols + EPS)
             elif MODE == "l2":
                 shift, scale = 0.0, 1.0 / ScalarSqrt(squares)
+            elif MODE == "l1":
+                shift, scale = 0.0, self.cols / squares
             else:
                 mean = total / self.cols
                 shift, scale = -mean, 1.0 / ScalarSqrt(max(squares / self.cols - mean * mean, 0.0) + EPS)
@@ -86,13 +90,16 @@ class NormKernel:
         return x
 
     def Sums(self, row, second):
-        """Pass 1: sum and sum of squares of one row."""
+        """Pass 1: sum and sum of squares (for l1: of absolute values) of one row."""
         scratch = self.work.Get(self.xGm.dtype)
         sq, work = scratch, scratch[self.padded]
         total, squares = 0.0, 0.0
         for start, n in self.chunks:
             x = self.Load(row[start], second[start], n)
-            Mul(sq, x, x, n)
+            if MODE == "l1":
+                Abs(sq, x, n)
+            else:
+                Mul(sq, x, x, n)
             ReduceSum(work, x, work, n)
             total += work.GetValue(0)
             self.inQueue.FreeTensor(x)
@@ -137,10 +144,13 @@ def norm_kernel(x, w, b, r, y, tiling):
 
 
 def run_norm(x, weight=None, bias=None, r=None):
-    """Host side: normalise the last dimension of x (after the prologue with r), with optional weight and bias."""
+    """Host side: normalise the last NORM_DIMS dimensions of x (after the prologue with r), with optional
+    weight and bias."""
     x = x.contiguous()
     r = x if r is None else r.contiguous()
-    cols = x.shape[-1]
+    cols = 1
+    for size in x.shape[x.dim() - NORM_DIMS:]:
+        cols *= size
     y = torch.empty_like(x)
     w = x if weight is None else weight.detach().contiguous()
     b = x if bias is None else bias.detach().contiguous()

@@ -205,11 +205,28 @@ def window_kernel(x, w, y, tiling):
     WindowKernel(x, w, y, tiling).Process()
 
 
+UB_BYTES = 196352
+"""Usable Unified Buffer of one AIV core on the 910B (192 KiB less the 256-byte reserve): bands are
+shortened until their buffers fit."""
+
+
 def window_tiling(x):
-    """Output height and width and the tiling of NCHW input x for this window."""
+    """Output height and width and the tiling of NCHW input x for this window; bands are shortened until
+    the kernel's buffers (as WindowKernel allocates them) fit in UB."""
     n, c, h, w = x.shape
     oh, ow = (h + 2 * PAD - KH) // STRIDE + 1, (w + 2 * PAD - KW) // STRIDE + 1
-    rows = max(1, min(oh, TILE_LENGTH // AlignedCount(ow, x.dtype)))
+    size, lead, owp, pitch = sizeof(x.dtype), AlignedCount(1, x.dtype), AlignedCount(ow, x.dtype), AlignedCount(w, x.dtype)
+    weights = AlignedCount(c * KH * KW, x.dtype) * size if WINDOW == "depthwise" else 0
+    rows = max(1, min(oh, TILE_LENGTH // owp))
+    while rows > 1:
+        in_rows = (rows - 1) * STRIDE + KH
+        gather = in_rows if STRIDE == 1 else rows
+        band = (lead + in_rows * (pitch + lead) + lead * STRIDE) * size
+        out = (gather if WINDOW == "img2col" else rows) * owp * size
+        taps = 0 if WINDOW == "img2col" else gather * owp * size
+        if BUFFER_NUM * (band + out) + gather * owp * 4 + taps + weights <= UB_BYTES:
+            break
+        rows -= 1
     return oh, ow, WindowTiling(n * c, c, h, w, oh, ow, rows)
 
 

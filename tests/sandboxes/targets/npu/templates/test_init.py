@@ -24,7 +24,7 @@ def load(source: str) -> types.ModuleType:
 def test_list_templates_exposes_families_sources_and_spaces():
     families = {t["family"]: t for t in list_templates()}
     assert set(families) == {"elementwise", "row_reduce", "softmax", "norm", "matmul", "scan", "full_reduce",
-                             "channel", "window", "transpose", "conv2d", "epilogue", "linear"}
+                             "channel", "window", "transpose", "conv2d", "epilogue", "linear", "axis_reduce"}
     for template in families.values():
         assert "${" in template["source"] and "@kernel" in template["source"]
         assert all(template["defaults"][k] in v for k, v in template["space"].items())
@@ -34,9 +34,10 @@ def test_list_templates_exposes_families_sources_and_spaces():
 TORCH = {"relu": torch.relu, "sigmoid": torch.sigmoid, "tanh": torch.tanh, "silu": F.silu, "gelu": F.gelu,
          "gelu_tanh": lambda x: F.gelu(x, approximate="tanh"), "softplus": F.softplus, "elu": F.elu,
          "hardtanh": F.hardtanh, "hardsigmoid": F.hardsigmoid, "square": lambda x: x * x,
-         "leaky_relu": lambda x: F.leaky_relu(x, 0.1), "scale_shift": lambda x: x * 2 - 1}
+         "leaky_relu": lambda x: F.leaky_relu(x, 0.1), "scale_shift": lambda x: x * 2 - 1, "selu": torch.selu}
 ATTRS = {"leaky_relu": {"negative_slope": 0.1}, "elu": {"alpha": 1.0}, "hardtanh": {"min_val": -1.0, "max_val": 1.0},
-         "scale_shift": {"scale": 2.0, "shift": -1.0}}
+         "scale_shift": {"scale": 2.0, "shift": -1.0},
+         "selu": {"alpha_scale": 1.6732632423543772 * 1.0507009873554805, "scale": 1.0507009873554805}}
 
 
 @pytest.mark.parametrize("op", sorted(TORCH))
@@ -166,6 +167,32 @@ def test_layer_and_rms_norm():
     torch.testing.assert_close(rms.run_norm(x), want, atol=1e-5, rtol=1e-4)
     l2 = load(render_kernel(OpSpec("l2_normalize", "norm", ["x"]), {"TILE_LENGTH": 1024}))
     torch.testing.assert_close(l2.run_norm(x), x / x.norm(dim=1, keepdim=True), atol=1e-6, rtol=1e-5)
+    l1 = load(render_kernel(OpSpec("l1_normalize", "norm", ["x"]), {"TILE_LENGTH": 1024}))
+    torch.testing.assert_close(l1.run_norm(x), x / x.abs().mean(1, keepdim=True), atol=1e-6, rtol=1e-5)
+
+
+def test_layer_norm_over_trailing_dimensions_and_instance_norm():
+    x, w, b = torch.randn(3, 4, 10, 30), torch.rand(4, 10, 30) + 0.5, torch.randn(4, 10, 30)
+    spec = OpSpec("layer_norm", "norm", ["x"], {"eps": 1e-5, "norm_dims": 3})
+    layer = load(render_kernel(spec, {"TILE_LENGTH": 1024}))
+    torch.testing.assert_close(layer.run_norm(x, w, b), F.layer_norm(x, (4, 10, 30), w, b), atol=1e-5, rtol=1e-4)
+    instance = load(render_kernel(OpSpec("layer_norm", "norm", ["x"], {"eps": 1e-5, "norm_dims": 2}),
+                                  {"TILE_LENGTH": 1024}))
+    torch.testing.assert_close(instance.run_norm(x), F.instance_norm(x), atol=1e-5, rtol=1e-4)
+
+
+@pytest.mark.parametrize("reduce,fn", [("sum", lambda x: x.sum(1, keepdim=True)), ("mean", lambda x: x.mean(1)),
+                                       ("max", lambda x: x.amax(1)), ("min", lambda x: x.amin(1)),
+                                       ("argmax", lambda x: x.argmax(1)), ("argmin", lambda x: x.argmin(1)),
+                                       ("rms", lambda x: x / torch.sqrt(x.pow(2).mean(1, keepdim=True) + 1e-5))])
+def test_axis_reduce_over_a_middle_dimension_with_ragged_tiles(reduce, fn):
+    spec = OpSpec(f"{reduce}_axis", "axis_reduce", ["x"], {"reduce": reduce, "dim": 1, "keepdim": reduce == "sum",
+                                                           "eps": 1e-5})
+    module = load(render_kernel(spec, {"TILE_LENGTH": 1024, "BLOCK_DIM": 5}))
+    x = torch.randn(3, 37, 1100)
+    got = module.run_axis_reduce(x)
+    assert got.dtype == fn(x).dtype and got.shape == fn(x).shape
+    torch.testing.assert_close(got, fn(x), atol=1e-5, rtol=1e-5)
 
 
 @pytest.mark.parametrize("shape_a,shape_b,transpose", [((70, 90), (90, 40), False), ((70, 90), (40, 90), True),
@@ -175,6 +202,21 @@ def test_matmul_variants(shape_a, shape_b, transpose):
     a, b = torch.randn(shape_a), torch.randn(shape_b)
     want = a @ (b.transpose(-1, -2) if transpose else b)
     torch.testing.assert_close(module.run_matmul(a, b, transpose_b=transpose), want, atol=1e-4, rtol=1e-4)
+
+
+@pytest.mark.parametrize("shape_a,shape_b,transpose_b", [((90, 70), (90, 40), False), ((90, 70), (40, 90), True)])
+def test_matmul_with_a_given_transposed(shape_a, shape_b, transpose_b):
+    module = load(render_kernel(OpSpec("matmul", "matmul", ["a", "b"]), {"BASE_M": 64, "BASE_N": 64, "BASE_K": 32}))
+    a, b = torch.randn(shape_a), torch.randn(shape_b)
+    want = a.T @ (b.T if transpose_b else b)
+    got = module.run_matmul(a, b, transpose_b=transpose_b, transpose_a=True)
+    torch.testing.assert_close(got, want, atol=1e-4, rtol=1e-4)
+
+
+def test_matmul_of_a_4d_tensor_and_a_matrix():
+    module = load(render_kernel(OpSpec("matmul", "matmul", ["a", "b"]), {"BASE_M": 64, "BASE_N": 64, "BASE_K": 32}))
+    a, b = torch.randn(2, 3, 5, 24), torch.randn(24, 19)
+    torch.testing.assert_close(module.run_matmul(a, b), torch.einsum("bijl,lk->bijk", a, b), atol=1e-4, rtol=1e-4)
 
 
 def test_parameters_change_the_simulated_time_and_can_overflow():
@@ -215,6 +257,26 @@ class Model(nn.Module):
     model = module.ModelNew()
     torch.testing.assert_close(model(x), F.layer_norm(x, (64,)), atol=1e-5, rtol=1e-4)
     assert get_template("norm").family == "norm"
+
+
+def test_render_solution_of_a_kernelbench_task_drops_the_reference_class_and_stateless_layers():
+    task = '''
+import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def __init__(self, kernel_size: int):
+        super(Model, self).__init__()
+        self.pool = nn.MaxPool2d(kernel_size=kernel_size, stride=2)
+
+    def forward(self, x):
+        return self.pool(x)
+'''
+    spec = OpSpec("max_pool2d", "window", ["x"], {"kh": 2, "kw": 2, "stride": 2, "pad": 0})
+    source = render_solution(task, spec)
+    assert "super().__init__()" in source and "Model, self" not in source and "MaxPool2d" not in source
+    x = torch.randn(2, 3, 8, 12)
+    torch.testing.assert_close(load(source).ModelNew(2)(x), F.max_pool2d(x, 2, 2))
 
 
 def test_render_solution_inlines_task_helpers_and_keeps_eval_mode():

@@ -1,0 +1,66 @@
+"""Whole-graph patterns of normalisations written out in torch ops (KernelBench's RMSNorm and L1
+norm): the sequence of calls is matched as a whole and becomes one norm or axis_reduce operator."""
+
+from __future__ import annotations
+
+import operator
+
+import torch
+import torch.fx
+
+from sandboxes.targets.npu.templates.ops import OpSpec
+
+
+def _calls(gm: torch.fx.GraphModule) -> tuple[list[torch.fx.Node], list[str], torch.fx.Node | None]:
+    nodes = list(gm.graph.nodes)
+    inputs = [n for n in nodes if n.op == "placeholder"]
+    calls = [n for n in nodes if n.op in ("call_function", "call_method")]
+    names = [n.target if n.op == "call_method" else _function_name(n.target) for n in calls]
+    return calls, names, inputs[0] if len(inputs) == 1 else None
+
+
+def _function_name(target) -> str:
+    return {operator.truediv: "truediv", operator.add: "add", operator.mul: "mul",
+            operator.pow: "pow"}.get(target, getattr(target, "__name__", str(target)))
+
+
+def _reduced_dim(node: torch.fx.Node, rank: int) -> int | None:
+    """The one dimension a keepdim reduction reduces (non-negative), else None."""
+    dim = node.kwargs.get("dim", node.args[1] if len(node.args) > 1 else None)
+    dim = dim[0] if isinstance(dim, (list, tuple)) and len(dim) == 1 else dim
+    keepdim = node.kwargs.get("keepdim", node.args[2] if len(node.args) > 2 else False)
+    return dim % rank if isinstance(dim, int) and keepdim is True else None
+
+
+def _rank(node: torch.fx.Node) -> int:
+    meta = node.meta.get("tensor_meta")
+    return len(meta.shape) if hasattr(meta, "shape") else -1
+
+
+def rms_pattern(gm: torch.fx.GraphModule) -> OpSpec | None:
+    """x / sqrt(mean(x ** 2, dim, keepdim=True) + eps): a norm over the last dimension, else an
+    axis_reduce rms along ``dim``."""
+    calls, names, x = _calls(gm)
+    if x is None or names != ["pow", "mean", "add", "sqrt", "truediv"]:
+        return None
+    square, mean, add, root, divide = calls
+    eps = [a for a in add.args if isinstance(a, float)]
+    dim = _reduced_dim(mean, _rank(x))
+    if square.args != (x, 2) or mean.args[0] is not square or add.args[0] is not mean or not eps \
+            or root.args != (add,) or divide.args != (x, root) or dim is None:
+        return None
+    if dim == _rank(x) - 1:
+        return OpSpec("rms_norm", "norm", [str(x.target)], {"eps": eps[0]})
+    return OpSpec("rms_axis", "axis_reduce", [str(x.target)], {"reduce": "rms", "dim": dim, "eps": eps[0]})
+
+
+def l1_pattern(gm: torch.fx.GraphModule) -> OpSpec | None:
+    """x / mean(|x|, dim=-1, keepdim=True) as one norm operator in l1 mode."""
+    calls, names, x = _calls(gm)
+    if x is None or names != ["abs", "mean", "truediv"]:
+        return None
+    absolute, mean, divide = calls
+    if absolute.args != (x,) or mean.args[0] is not absolute or divide.args != (x, mean) \
+            or _reduced_dim(mean, _rank(x)) != _rank(x) - 1:
+        return None
+    return OpSpec("l1_normalize", "norm", [str(x.target)])
