@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import site
 import sys
 
 from sandboxes.base import Limits, RunResult, Sandbox
@@ -18,8 +19,10 @@ from sandboxes.telemetry import emit
 
 log = logging.getLogger(__name__)
 BACKENDS = ("auto", "docker", "local")
-PROOF_JOB = "import importlib.util; print('sandbox ok' if importlib.util.find_spec('pydantic') else 'no packages')"
-"""The trivial job: the running Python starts and finds its installed packages."""
+PROOF_CHECK = ("import importlib.util, os\nhidden = [p for p in {sites!r} if not os.path.isdir(p)]\n"
+               "print('packages hidden: ' + ', '.join(hidden) if hidden else 'sandbox ok' "
+               "if importlib.util.find_spec('pydantic') else 'pydantic not found')")
+"""The trivial job: the running Python starts, sees each of its site-packages folders and imports a dependency."""
 PROOF_LIMITS = Limits(wall_s=120, cpu_s=60, memory_mb=512, pids=32, disk_mb=16)
 FIXES = {
     "local": "install bubblewrap (apt-get install bubblewrap), or start Docker (.ci/start-dockerd.sh) and pass "
@@ -50,10 +53,10 @@ def _construct(name: str) -> Sandbox:
 
 
 def prove(sandbox: Sandbox, name: str) -> None:
-    """Run :data:`PROOF_JOB` in ``sandbox``; a UserError naming what failed and the fix when it does not work.
+    """Run :func:`proof_job` in ``sandbox``; a UserError naming what failed and the fix when it does not work.
     On the local backend, also warn (one line each) about the safety guarantees this host lacks."""
     try:
-        failure = _failure(sandbox.run([sys.executable, "-c", PROOF_JOB], limits=PROOF_LIMITS))
+        failure = _failure(sandbox.run([sys.executable, "-c", proof_job()], limits=PROOF_LIMITS))
     except Exception as error:  # whatever stops the backend from starting the job is the finding
         failure = f"{type(error).__name__}: {error}"
     if failure:
@@ -66,6 +69,12 @@ def prove(sandbox: Sandbox, name: str) -> None:
         for line in safety_warnings(caps):
             log.warning("warning: %s", line)
             emit("sandbox.warning", backend=name, warning=line)
+
+
+def proof_job() -> str:
+    """:data:`PROOF_CHECK` for this interpreter's site-packages folders (a venv's and, with system site packages,
+    its base installation's)."""
+    return PROOF_CHECK.format(sites=[p for p in site.getsitepackages() if os.path.isdir(p)])
 
 
 def _failure(result: RunResult) -> str:

@@ -22,3 +22,12 @@ def sandbox_limits(memory_mb: int | None, timeout: float | None) -> dict[str, An
     """The ``EvalConfig`` fields the two limit flags set (only those given)."""
     limits = {"memory_mb": memory_mb, "timeout_s": timeout}
     return {key: value for key, value in limits.items() if value is not None}
+
+
+def kernel_flags(shape_scale: float | None, max_input_mb: float | None, memory_mb: int | None,
+                 timeout: float | None) -> dict[str, Any]:
+    """The ``shapes`` and ``evaluation`` settings of an agent config the four flags give (None: not given)."""
+    shapes = {key: value for key, value in {"scale": shape_scale, "max_input_mb": max_input_mb}.items()
+              if value is not None}
+    limits = sandbox_limits(memory_mb, timeout)
+    return {"shapes": shapes or None, "evaluation": limits or None}

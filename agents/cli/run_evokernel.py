@@ -49,6 +49,7 @@ def check_inputs(config: EvoKernelConfig, model: object) -> None:
     from agents.evokernel.templates import template_library
     from benchmarks.kernels.tasks import load_tasks
     from memory.qmemory.store import MemoryStore
+    from sandboxes.select import get_sandbox
 
     if config.target not in TARGETS:
         raise UserError(f"unknown target '{config.target}': choose from {', '.join(TARGETS)}")
@@ -58,6 +59,7 @@ def check_inputs(config: EvoKernelConfig, model: object) -> None:
     load_tasks(config.tasks)
     if config.memory and Path(config.memory).exists():
         MemoryStore(config.memory).close()
+    get_sandbox()  # proves that the sandbox runs a trivial job, before the first attempt (else one line and the fix)
 
 
 @run_app.command("evokernel")

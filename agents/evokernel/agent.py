@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -9,7 +10,7 @@ from agents.runtime.graph import run_graph
 from agents.runtime.models.base import ChatModel
 from agents.runtime.progress import Progress
 from agents.runtime.run import Run, runs_root
-from benchmarks.kernels.tasks import KernelTask
+from benchmarks.kernels.tasks import KernelTask, SkippedTask, task_notes
 from benchmarks.report import Report
 from memory.qmemory import EntryKind, MemoryEntry, QMemory
 from sandboxes.errors import UserError
@@ -69,7 +70,10 @@ def execute(run: Run, model: ChatModel | None) -> Report:
                         "pass --model (or use --target npu)")
     target = make_target(config.target)
     env = KernelEnv(target, config.evaluation, verdicts=verdict_cache_path(run) if config.verdict_cache else None)
-    kernels = env.tasks(config.tasks)
+    skipped: list[SkippedTask] = []
+    kernels = env.tasks(config.tasks, config.shapes, skipped)
+    for left_out in skipped:
+        print(left_out.warning, file=sys.stderr)
     memory = open_memory(config, run, templates)
     deps = Deps(config, memory, OfflinePolicy(templates) if model is None else None)
     policy = POLICY_NAME if model is None else f"model: {model.name}"
@@ -87,6 +91,8 @@ def execute(run: Run, model: ChatModel | None) -> Report:
         memory.close()
         env.close()
     config = agent.config  # an answer to a pause may have changed the budget
-    return build_report(final["tasks"], budget=config.budget, policy=policy, method=config.method,
-                        target=config.target, totals=run.totals.as_dict(), artifacts=run.artifacts,
-                        title=f"EvoKernel ({config.method}) on {config.target}: {config.tasks}")
+    report = build_report(final["tasks"], budget=config.budget, policy=policy, method=config.method,
+                          target=config.target, totals=run.totals.as_dict(), artifacts=run.artifacts,
+                          title=f"EvoKernel ({config.method}) on {config.target}: {config.tasks}")
+    report.summary.update(task_notes(kernels, skipped))
+    return report

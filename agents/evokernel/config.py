@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from benchmarks.kernels.kernelbench import ShapeScaling
 from benchmarks.kernels.verifier.harness import EvalConfig
 from memory.qmemory import QMemoryConfig
 from sandboxes.settings import Config
@@ -59,6 +60,8 @@ class EvoKernelConfig(Config):
     configuration, verifier settings and verifier code) from <runs root>/cache/evokernel-verdicts.sqlite."""
     evaluation: EvalConfig | None = None
     """How the harness verifies and times each attempt (None: the harness defaults)."""
+    shapes: ShapeScaling = Field(default_factory=ShapeScaling)
+    """Shrink the tasks' size constants first (KernelBench files: --shape-scale, --max-input-mb)."""
     pause_every: int | None = Field(None, ge=1)
     """Pause at an interrupt after every this many rounds (one attempt per active task each) for a new
     budget or guidance (`agent chat --attach RUN_ID`, or `agent runs resume RUN_ID --answer JSON`)."""

@@ -13,7 +13,8 @@ from benchmarks.kernels.verifier.harness import EvalConfig, evaluate
 from benchmarks.kernels.verifier.result import KernelResult, Status
 from benchmarks.kernels.verifier.runner.launch import CODE_PACKAGES
 from benchmarks.kernels.verifier.runner.persistent import VerifierPool
-from benchmarks.kernels.tasks import KernelTask, load_tasks
+from benchmarks.kernels.kernelbench import ShapeScaling
+from benchmarks.kernels.tasks import KernelTask, SkippedTask, load_tasks
 from sandboxes.errors import UserError
 from sandboxes.targets.base import Target
 from sandboxes.targets.cache import default_cache_root
@@ -78,8 +79,10 @@ class KernelEnv:
     def language(self) -> str:
         return self.target.solution_language
 
-    def tasks(self, selector: str) -> list[KernelTask]:
-        return load_tasks(selector)
+    def tasks(self, selector: str, scaling: ShapeScaling | None = None,
+              skipped: list[SkippedTask] | None = None) -> list[KernelTask]:
+        """The tasks of ``selector``, scaled by ``scaling``; malformed files go to ``skipped``."""
+        return load_tasks(selector, scaling, skipped)
 
     def verify(self, task: KernelTask, source: str) -> Verdict:
         """The verdict of ``source`` for ``task`` (see :func:`verdict`); never raises for a bad kernel."""

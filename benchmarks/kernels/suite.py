@@ -3,7 +3,8 @@
 Solution files are named ``<level>__<task>.py``, ``<level>__<task>__<variant>.py`` or ``<task>.py``.
 Task names may themselves contain ``__`` or end in ``_`` (KernelBench's
 ``50_conv_standard_2D__square_input__square_kernel``), so a file is matched against the task names,
-longest first, never split at ``__``. ``builtin:reference`` and ``builtin:adversarial`` name the sets shipped here.
+longest first, never split at ``__``. ``builtin:reference``, ``builtin:adversarial`` (cpu; gpu and npu
+have their own folders) and ``builtin:accepted`` (correct solutions in many styles) name the sets shipped here.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from benchmarks.kernels.verifier.harness import EvalConfig, evaluate_file
 from benchmarks.kernels.metrics import summarize
 from benchmarks.kernels.verifier.result import KernelResult
 from benchmarks.kernels.verifier.runner.persistent import TrustedRunner
-from benchmarks.kernels.tasks import KernelTask, SkippedTask
+from benchmarks.kernels.tasks import KernelTask, SkippedTask, task_notes
 from benchmarks.report import Report
 from sandboxes.base import Sandbox
 from sandboxes.errors import UserError
@@ -51,9 +52,12 @@ def solutions_dir(spec: str, target: str) -> Path:
     elif spec == "builtin:reference":
         folder = SOLUTIONS_ROOT / "reference" / target
     elif spec == "builtin:adversarial":
-        folder = SOLUTIONS_ROOT / "adversarial"
+        folder = SOLUTIONS_ROOT / "adversarial" / (target if target in ("gpu", "npu") else "")
+    elif spec == "builtin:accepted":
+        folder = SOLUTIONS_ROOT / "accepted" / target
     elif spec.startswith("builtin:"):
-        raise UserError(f"unknown solution set {spec!r}; use builtin:reference, builtin:adversarial or a folder")
+        raise UserError(f"unknown solution set {spec!r}; use builtin:reference, builtin:adversarial, "
+                        "builtin:accepted, builtin:eager or a folder")
     else:
         folder = Path(spec).expanduser()
     if not folder.is_dir():
@@ -149,9 +153,6 @@ def build_report(pairs: Sequence[Pairing], results: Sequence[KernelResult], targ
         summary["tasks_without_solution"] = len(missing)
     if unmatched:
         summary["solutions_without_task"] = [path.name for path in unmatched]
-    if skipped:
-        summary["skipped_task_files"] = {s.path.name: s.reason for s in skipped}
-    scaled = len({pair.task.qualified_name for pair in pairs if pair.task.shapes.startswith("scaled")})
-    if scaled:
-        summary["shape_scaled_tasks"] = scaled
+    tasks = list({pair.task.qualified_name: pair.task for pair in pairs}.values())
+    summary.update({k: v for k, v in task_notes(tasks, list(skipped)).items() if k != "shapes"})
     return Report(summary=summary, rows=rows, title=title, columns=list(TABLE_COLUMNS))

@@ -64,6 +64,18 @@ class SkippedTask:
         return f"warning: skipped {self.path.name}: {self.reason}"
 
 
+def task_notes(tasks: list[KernelTask], skipped: list[SkippedTask]) -> dict:
+    """Report entries for what loading did: files skipped (with why) and tasks whose shapes were scaled."""
+    notes: dict = {}
+    if skipped:
+        notes["skipped_task_files"] = {s.path.name: s.reason for s in skipped}
+    scaled = {t.qualified_name: t.shapes for t in tasks if t.shapes.startswith("scaled")}
+    if scaled:
+        notes["shape_scaled_tasks"] = len(scaled)
+        notes["shapes"] = scaled
+    return notes
+
+
 def load_task(path: str | Path, level: str | None = None) -> KernelTask:
     """Read and validate one task file; a malformed file is a UserError naming what is missing."""
     path = Path(path)
