@@ -123,6 +123,9 @@ class BuildOutcome:
     """False when only a compile check was possible (CUDA without a GPU): nothing to run."""
     note: str = ""
     """Human-readable detail, e.g. "compiled with nvcc -c; not run: no GPU"."""
+    rejected: bool = False
+    """True when it compiled but the native check refused it (inline assembly, symbols off the allow-list);
+    ``error`` then names the rule and the symbols, and nothing loadable is cached."""
 
 
 @dataclass

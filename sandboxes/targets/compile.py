@@ -7,6 +7,7 @@ import platform
 import re
 import subprocess
 import sys
+import sysconfig
 import time
 from functools import lru_cache
 from pathlib import Path
@@ -16,6 +17,7 @@ from sandboxes.base import Limits, RunResult, Sandbox
 from sandboxes.targets.base import BuildOutcome, ExtensionSpec
 from sandboxes.targets.cache import BuildCache
 from sandboxes.targets.native import artifact_name, inline_module_name
+from sandboxes.targets.native_check import PROBE_FILES, check_version, judge, probe_script
 from sandboxes.targets.snapshot import code_snapshot
 from sandboxes.telemetry import emit
 
@@ -46,7 +48,7 @@ def toolchain_salt(target: str, compilers: Sequence[str]) -> str:
     import torch
 
     cpu = _cpu_model()
-    parts = [target, torch.__version__, sys.version.split()[0], platform.machine(), cpu]
+    parts = [target, torch.__version__, sys.version.split()[0], platform.machine(), cpu, f"check:{check_version()}"]
     return "|".join(parts + [compiler_identity(c) for c in compilers])
 
 
@@ -113,7 +115,8 @@ class CachedBuilder:
         started = time.perf_counter()
         outcome, files = self.compile(spec, digest, sandbox)
         outcome.seconds = time.perf_counter() - started
-        emit("kernel.build", target=self.target, extension=spec.kind, digest=digest, ok=outcome.ok, seconds=outcome.seconds)
+        emit("kernel.build", target=self.target, extension=spec.kind, digest=digest, ok=outcome.ok,
+             rejected=outcome.rejected, seconds=outcome.seconds)
         self.cache.store(digest, outcome, files)
         return outcome
 
@@ -127,34 +130,56 @@ class CachedBuilder:
 
 
 def compile_cpp(spec: ExtensionSpec, sandbox: Sandbox) -> tuple[BuildOutcome, dict[str, bytes]]:
-    """g++ -O3 -fopenmp -shared for a :func:`load_cpp` library."""
-    argv = ["g++", "-O3", "-march=native", "-fopenmp", "-shared", "-fPIC", "-std=c++17",
-            *spec.extra_cflags, "kernel.cpp", "-o", "lib.so"]
+    """g++ -O3 -fopenmp -shared for a :func:`load_cpp` library, preprocessed and symbol-checked beside it."""
+    flags = ["-O3", "-march=native", "-fopenmp", "-std=c++17", *spec.extra_cflags]
+    build = ["g++", *flags, "-shared", "-fPIC", "kernel.cpp", "-o", "lib.so"]
+    script = probe_script(build, [(["g++", "-E", *flags, "kernel.cpp"], "kernel.cpp")], "lib.so")
     started = time.perf_counter()
-    result = sandbox.run(argv, files={"kernel.cpp": "\n".join(spec.cpp_sources).encode()},
-                         limits=compile_limits(120.0), collect=["lib.so"])
+    result = sandbox.run(["sh", "-c", script], files={"kernel.cpp": "\n".join(spec.cpp_sources).encode()},
+                         limits=compile_limits(120.0), collect=["lib.so", *PROBE_FILES])
     outcome = outcome_of(result, time.perf_counter() - started, "g++")
-    return _with_artifact(outcome, result, "lib.so", "lib.so")
+    return _with_artifact(outcome, result, "lib.so", "lib.so", "cpp")
+
+
+def torch_flags(spec: ExtensionSpec) -> list[str]:
+    """Include paths and ABI define a torch extension compiles with (as load_inline passes them)."""
+    import torch
+    from torch.utils.cpp_extension import include_paths
+
+    paths = [*include_paths(), sysconfig.get_paths()["include"], *spec.options.get("extra_include_paths", [])]
+    return [f"-I{path}" for path in paths] + [f"-D_GLIBCXX_USE_CXX11_ABI={int(torch._C._GLIBCXX_USE_CXX11_ABI)}"]
 
 
 def compile_inline(spec: ExtensionSpec, digest: str, sandbox: Sandbox,
                    code: Path) -> tuple[BuildOutcome, dict[str, bytes]]:
-    """torch's own load_inline inside the sandbox (ninja + g++), collecting the built module."""
+    """torch's own load_inline inside the sandbox (ninja + g++), collecting the built module; its
+    main.cpp (and cuda.cu) are preprocessed and the module's symbols listed for the native check."""
     name = inline_module_name(digest)
     files = {"spec.json": json.dumps({"spec": spec.to_json(), "module": name}).encode()}
-    argv = [sys.executable, "-m", "sandboxes.targets.inline_build", "spec.json"]
+    build = [sys.executable, "-m", "sandboxes.targets.inline_build", "spec.json"]
+    common = ["-std=c++17", f"-DTORCH_EXTENSION_NAME={name}", "-DTORCH_API_INCLUDE_EXTENSION_H", *torch_flags(spec)]
+    sources = [(["g++", "-E", *common, *spec.extra_cflags, "build/main.cpp"], "build/main.cpp")]
+    if spec.cuda_sources:
+        sources.append((["nvcc", "-E", *common, *spec.extra_cuda_cflags, "build/cuda.cu"], "build/cuda.cu"))
+    script = probe_script(build, sources, f"build/{name}.so", build_first=True)
     env = {"PYTHONPATH": str(code), "MAX_JOBS": "2", "TORCH_EXTENSIONS_DIR": "torch_extensions"}
     started = time.perf_counter()
-    result = sandbox.run(argv, files=files, env=env, limits=compile_limits(readonly=[str(code)]),
-                         collect=[f"build/{name}.so"])
+    result = sandbox.run(["sh", "-c", script], files=files, env=env, limits=compile_limits(readonly=[str(code)]),
+                         collect=[f"build/{name}.so", *PROBE_FILES])
     outcome = outcome_of(result, time.perf_counter() - started, "load_inline build")
-    return _with_artifact(outcome, result, f"build/{name}.so", artifact_name(spec, digest))
+    kind = "cuda" if spec.cuda_sources else "inline"
+    return _with_artifact(outcome, result, f"build/{name}.so", artifact_name(spec, digest), kind)
 
 
-def _with_artifact(outcome: BuildOutcome, result: RunResult, collected: str,
-                   stored: str) -> tuple[BuildOutcome, dict[str, bytes]]:
+def _with_artifact(outcome: BuildOutcome, result: RunResult, collected: str, stored: str,
+                   check: str) -> tuple[BuildOutcome, dict[str, bytes]]:
+    """The artifact to cache for a build that compiled and passed the native check ``check``."""
     if not outcome.ok:
         return outcome, {}
+    verdict = judge(result.files, check)
+    if verdict is not None:
+        verdict.seconds = outcome.seconds
+        return verdict, {}
     data = result.files.get(collected)
     if not data:
         return BuildOutcome(ok=False, error=f"compiler reported success but produced no {collected}"), {}

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib.util
 import shutil
-import sysconfig
 import time
 from typing import Any, Callable
 
@@ -19,7 +18,8 @@ from sandboxes.base import Sandbox
 from sandboxes.targets.base import (Availability, BuildOutcome, ExtensionSpec, RunnerSettings, RuntimeHooks,
                                     TimingMode)
 from sandboxes.targets.cache import BuildCache
-from sandboxes.targets.compile import CachedBuilder, compile_limits, outcome_of
+from sandboxes.targets.compile import CachedBuilder, compile_limits, outcome_of, torch_flags
+from sandboxes.targets.native_check import PROBE_FILES, judge, probe_script
 from sandboxes.targets.cpu import CpuTarget
 
 NOT_TIMED = "not timed: no GPU"
@@ -51,28 +51,24 @@ class NvccBuilder(CachedBuilder):
 
 
 def nvcc_check(spec: ExtensionSpec, sandbox: Sandbox) -> tuple[BuildOutcome, dict[str, bytes]]:
-    """Compile the CUDA sources to an object file against torch's headers, as load_inline would."""
-    from torch.utils.cpp_extension import include_paths
-
-    includes = [f"-I{path}" for path in [*include_paths(), sysconfig.get_paths()["include"],
-                                         *spec.options.get("extra_include_paths", [])]]
-    abi = f"-D_GLIBCXX_USE_CXX11_ABI={int(_cxx11_abi())}"
-    argv = ["nvcc", "-c", "kernel.cu", "-o", "kernel.o", "-std=c++17", "-O3", "-Xcompiler", "-fPIC", abi,
-            "--expt-relaxed-constexpr", "-DTORCH_EXTENSION_NAME=" + spec.name, *includes, *spec.extra_cuda_cflags]
+    """Compile the CUDA sources to an object file against torch's headers, as load_inline would, and
+    run the native check on the preprocessed source and the object's undefined symbols."""
+    flags = ["-std=c++17", "-Xcompiler", "-fPIC", "--expt-relaxed-constexpr", "-DTORCH_EXTENSION_NAME=" + spec.name,
+             *torch_flags(spec), *spec.extra_cuda_cflags]
+    build = ["nvcc", "-c", "kernel.cu", "-o", "kernel.o", "-O3", *flags]
+    script = probe_script(build, [(["nvcc", "-E", *flags, "kernel.cu"], "kernel.cu")], "kernel.o")
     source = TORCH_INCLUDE_PREAMBLE + "\n".join(spec.cuda_sources)
     started = time.perf_counter()
-    result = sandbox.run(argv, files={"kernel.cu": source.encode()}, limits=compile_limits(900.0))
+    result = sandbox.run(["sh", "-c", script], files={"kernel.cu": source.encode()}, limits=compile_limits(900.0),
+                         collect=list(PROBE_FILES))
     outcome = outcome_of(result, time.perf_counter() - started, "nvcc")
+    verdict = judge(result.files, "cuda") if outcome.ok else None
+    if verdict is not None:
+        return verdict, {}
     if outcome.ok:
         outcome.loadable = False
         outcome.note = f"compiled with nvcc -c; {NOT_TIMED} (CUDA cannot run on this machine, so it was not run)"
     return outcome, {}
-
-
-def _cxx11_abi() -> bool:
-    import torch
-
-    return bool(torch._C._GLIBCXX_USE_CXX11_ABI)
 
 
 class GpuTarget(CpuTarget):

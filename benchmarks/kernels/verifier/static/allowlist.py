@@ -87,6 +87,13 @@ BANNED_BUILTINS = {
     "open": ("file_access", "open() is not allowed: no reading the reference or writing results"),
 }
 """Builtins refused anywhere, even bound to another name first (``lookup = getattr``), with the rule they break."""
+EXIT_METHODS = frozenset({"_exit", "exit", "abort", "quit", "kill", "killpg"})
+"""Method names that end or signal a process (``os._exit``, ``sys.exit``), refused on any receiver."""
+_BINARY = ("add sub mul matmul truediv floordiv mod divmod pow lshift rshift and or xor lt le eq ne gt ge "
+           "getitem setitem delitem contains").split()
+OPERATOR_DUNDERS = frozenset({f"__{prefix}{name}__" for name in _BINARY for prefix in ("", "r", "i")} | {
+    f"__{name}__" for name in "neg pos abs invert bool float int index round floor ceil trunc len iter".split()})
+"""The operator hooks of a tensor (``x.__matmul__(y)`` is ``x @ y``): framework compute under another name."""
 ALLOWED_DUNDERS = frozenset({"__init__", "__name__"})
 """The only dunder attributes and names a solution may touch (``super().__init__()``, ``__name__``)."""
 

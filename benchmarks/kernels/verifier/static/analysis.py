@@ -14,7 +14,7 @@ from benchmarks.kernels.verifier.static import allowlist as allow
 from benchmarks.kernels.verifier.static.expressions import REFUSED, ExpressionScope, text
 from benchmarks.kernels.verifier.static.kinds import NONE, SCALAR, TENSOR, UNKNOWN, Kind, Tag, join
 from benchmarks.kernels.verifier.static.module_scope import ModuleScope
-from benchmarks.kernels.verifier.static.paths import Refused, path_value
+from benchmarks.kernels.verifier.static.paths import Refused, language_of, path_value
 from benchmarks.kernels.verifier.static.statements import Scope
 from benchmarks.kernels.verifier.static.symbols import ModuleIndex, reachability
 from sandboxes.targets.base import Violation
@@ -97,7 +97,9 @@ class Analysis:
         index = self.index
         if ctx == "module" and name not in self.bound_so_far and name in index.aliases:
             return self.alias_kind(name, node, ctx)
-        if name.startswith("__") and name.endswith("__") and name not in allow.ALLOWED_DUNDERS:
+        if name.startswith("__") and name.endswith("__"):
+            if name in allow.ALLOWED_DUNDERS:
+                return SCALAR
             self.flag(node, "forbidden_attribute", f"{name} reaches interpreter internals; solutions may not use it")
             return REFUSED
         if name in index.functions:
@@ -113,8 +115,18 @@ class Analysis:
         return self.builtin_kind(name, node)
 
     def alias_kind(self, name: str, node: ast.AST, ctx: str) -> Kind:
+        return self.path_kind(self.index.aliases[name], node, ctx)
+
+    def path_kind(self, path: str, node: ast.AST, ctx: str) -> Kind:
+        """What naming an imported ``path`` gives in ``ctx``: refused when it is off the list or belongs to
+        a kernel language this target does not run."""
+        language = language_of(path)
+        if language is not None and language not in self.languages:
+            self.flag(node, "not_allowed", f"{path} belongs to {language} kernels, which this target does not run "
+                                           f"(it takes {', '.join(self.languages)})")
+            return REFUSED
         try:
-            return path_value(self.index.aliases[name], ctx)
+            return path_value(path, ctx)
         except Refused as refused:
             self.flag(node, refused.rule, refused.message)
             return REFUSED

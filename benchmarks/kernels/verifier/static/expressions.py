@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from benchmarks.kernels.verifier.static import allowlist as allow
 from benchmarks.kernels.verifier.static.kinds import (NONE, SCALAR, TENSOR, UNKNOWN, Kind, Tag, element, join,
                                                       join_all)
-from benchmarks.kernels.verifier.static.paths import Refused, init_call, language_of, path_call, path_value
+from benchmarks.kernels.verifier.static.paths import Refused, init_call, path_call
 
 if TYPE_CHECKING:
     from benchmarks.kernels.verifier.static.analysis import Analysis
@@ -85,15 +85,8 @@ class ExpressionScope(ABC):
         return self.analysis.global_kind(node.id, node, self.ctx)
 
     def path(self, path: str, node: ast.AST) -> Kind:
-        """:func:`path_value` with refusals reported at ``node``."""
-        language = language_of(path)
-        if language is not None and language not in self.analysis.languages:
-            return self.flag(node, "not_allowed", f"{path} belongs to {language} kernels, which this target does not "
-                                                  f"run (it takes {', '.join(self.analysis.languages)})")
-        try:
-            return path_value(path, self.ctx)
-        except Refused as refused:
-            return self.flag(node, refused.rule, refused.message)
+        """What naming the imported ``path`` gives here (refusals reported at ``node``)."""
+        return self.analysis.path_kind(path, node, self.ctx)
 
     def _Attribute(self, node: ast.Attribute) -> Kind:
         base = self.eval(node.value)
@@ -114,7 +107,7 @@ class ExpressionScope(ABC):
         return self.flag(node, "not_allowed", f"{text(node)}: attributes of functions and kernels are not allowed")
 
     def dunder(self, node: ast.Attribute, base: Kind) -> Kind:
-        if base.tag in (Tag.TENSOR, Tag.UNKNOWN, Tag.LAYER):
+        if base.tag in (Tag.TENSOR, Tag.UNKNOWN, Tag.LAYER) and node.attr in allow.OPERATOR_DUNDERS:
             return self.flag(node, "framework_compute", f"{text(node)} is a tensor operator hook (framework compute): "
                                                         "compute in your kernel")
         return self.flag(node, "forbidden_attribute", f"attribute {node.attr} reaches interpreter internals (frames, "
@@ -140,6 +133,8 @@ class ExpressionScope(ABC):
         args = [self.argument(a) for a in node.args]
         kwargs = {k.arg: self.argument(k.value) for k in node.keywords}
         func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in allow.EXIT_METHODS:
+            self.flag(node, "early_exit", f"{text(node)} ends or signals a process; the evaluation must run to the end")
         path = self.import_path(func)
         if path and self.ctx == "init" and init_call(path):
             return Kind(Tag.LAYER, path) if path.split(".")[-1] in allow.PARAMETRISED_LAYERS else TENSOR

@@ -105,14 +105,22 @@ def _torch_refusal(path: str) -> tuple[str, str]:
 
 
 def init_call(path: str) -> bool:
-    """True when ``__init__`` may call ``path`` to prepare weights: any torch function, but no layer
-    without weights, no internals and no module torch re-exports."""
+    """True when ``__init__`` may call ``path`` to prepare weights: a function or class torch itself defines,
+    but no layer without weights, no internals and nothing reached through a module torch re-exports."""
     if not path.startswith("torch.") or any(p in allow.TORCH_INTERNALS or p.startswith("_") for p in path.split(".")):
         return False
     value = _lookup(path)
     if inspect.isclass(value) and path.startswith("torch.nn."):
         return path.split(".")[-1] in allow.PARAMETRISED_LAYERS or path == "torch.nn.Parameter"
-    return callable(value) and not inspect.ismodule(value)
+    owner = getattr(value, "__module__", None) or ""
+    return callable(value) and not inspect.ismodule(value) and owner.startswith("torch") and _only_torch(path)
+
+
+def _only_torch(path: str) -> bool:
+    """True when every module on the way to ``path`` is torch's own (not ``torch.threading``)."""
+    parts = path.split(".")
+    return all(not inspect.ismodule(v) or v.__name__.startswith("torch")
+               for v in (_lookup(".".join(parts[:i])) for i in range(1, len(parts))))
 
 
 def _lookup(path: str) -> object:

@@ -1,8 +1,9 @@
-"""Stage 1 driver: syntax, interface, target rules and allowed modules."""
+"""Stage 1 driver: syntax, interface, the target's languages and rules, and feedback text."""
 
 from benchmarks.kernels.verifier.static_checks import check_solution, format_violations
 from sandboxes.targets.base import Violation
 from sandboxes.targets.cpu import CpuTarget
+from sandboxes.targets.npu.target import NpuTarget
 
 
 class DslTarget(CpuTarget):
@@ -16,6 +17,7 @@ class DslTarget(CpuTarget):
 
 
 SOLUTION = "import torch.nn as nn\nimport mydsl\nclass ModelNew(nn.Module):\n    pass\n"
+TRITON = "import torch.nn as nn\nimport triton\nclass ModelNew(nn.Module):\n    pass\n"
 
 
 def test_syntax_error_is_one_violation():
@@ -29,7 +31,13 @@ def test_missing_model_new():
 
 def test_target_extends_imports_and_rules():
     assert "imports" in {v.rule for v in check_solution(SOLUTION)}
-    assert [v.rule for v in check_solution(SOLUTION, DslTarget())] == ["dsl"]
+    assert "dsl" in [v.rule for v in check_solution(SOLUTION, DslTarget())]
+
+
+def test_the_target_decides_which_kernel_languages_may_be_imported():
+    assert check_solution(TRITON) == []
+    assert [v.rule for v in check_solution(TRITON, CpuTarget())] == ["imports"]
+    assert [v.rule for v in check_solution(TRITON, NpuTarget())] == ["imports"]
 
 
 def test_feedback_lists_first_violations_and_counts_the_rest():

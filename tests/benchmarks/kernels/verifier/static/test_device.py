@@ -1,0 +1,64 @@
+"""Kernel bodies: the kernel language, math, constants and own device code only."""
+
+import ast
+
+import pytest
+
+from benchmarks.kernels.verifier.static.check import allow_list_rule
+
+TRITON = "import torch\nimport math\nimport triton\nimport triton.language as tl\nSCALE = 2.0\nTABLE = []\n"
+NPU = "import torch\nfrom sandboxes.targets.npu.lang import *\nLIMIT = 4\n"
+
+
+def triton_rules(body: str) -> list[str]:
+    source = TRITON + "@triton.jit\ndef k(x_ptr, n, BLOCK: tl.constexpr):\n" + _indent(body)
+    return [v.rule for v in allow_list_rule(ast.parse(source))]
+
+
+def npu_rules(body: str, extra: str = "") -> list[str]:
+    source = NPU + extra + "@kernel\ndef k(x, y, tiling):\n" + _indent(body)
+    return [v.rule for v in allow_list_rule(ast.parse(source))]
+
+
+def _indent(body: str) -> str:
+    return "\n".join("    " + line for line in body.splitlines()) + "\n"
+
+
+def test_triton_bodies_use_tl_freely():
+    body = ("offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\nv = tl.load(x_ptr + offs, mask=offs < n)\n"
+            "v = v.to(tl.float32) * SCALE + math.pi\nfor i in range(2):\n    v = tl.maximum(v, 0.0)\n"
+            "tl.store(x_ptr + offs, v.to(x_ptr.dtype.element_ty), mask=offs < n)")
+    assert triton_rules(body) == []
+
+
+@pytest.mark.parametrize("body, rule", [
+    ("v = torch.relu(x_ptr)", "not_allowed"),
+    ("raw = x_ptr.handle", "not_allowed"),
+    ("v = x_ptr.__class__", "forbidden_attribute"),
+    ("v = getattr(x_ptr, 'handle')", "dynamic_code"),
+    ("TABLE.append(1)", "stateful"),
+    ("print(n)", "output"),
+    ("import os", "imports"),
+])
+def test_triton_body_refusals(body, rule):
+    assert rule in triton_rules(body)
+
+
+def test_npu_bodies_use_the_language_and_own_classes():
+    extra = "class Worker:\n    def __init__(self, x):\n        self.gm = GlobalTensor()\n        self.gm.SetGlobalBuffer(x)\n"
+    body = "start, count = BlockSpan(tiling.total)\nWorker(x[start])\nn = min(LIMIT, count) * 2"
+    assert npu_rules(body, extra) == []
+
+
+@pytest.mark.parametrize("body, rule", [
+    ("y.base[:] = x.base", "npu_internals"),
+    ("v = torch.zeros(4)", "not_allowed"),
+    ("v = x._addr", "forbidden_attribute"),
+    ("v = eval('1')", "dynamic_code"),
+])
+def test_npu_body_refusals(body, rule):
+    assert rule in npu_rules(body)
+
+
+def test_module_level_tensors_and_libraries_do_not_reach_kernels():
+    assert "not_allowed" in npu_rules("v = SCRATCH", "SCRATCH = torch.ones(4)\n")
