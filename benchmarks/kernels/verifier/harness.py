@@ -19,7 +19,7 @@ from benchmarks.kernels.verifier.static_checks import check_solution, format_vio
 from benchmarks.kernels.tasks import KernelTask
 from sandboxes.base import Sandbox
 from sandboxes.errors import UserError
-from sandboxes.targets.base import Target
+from sandboxes.targets.base import BuildOutcome, Target
 from sandboxes.telemetry import emit
 
 MAX_BUILD_ROUNDS = 4
@@ -66,7 +66,7 @@ def _evaluate(task: KernelTask, source: str, target: Target, sandbox: Sandbox | 
     for spec, certain in predicted_specs(source):  # cold start: build what the source evidently needs first
         build = target.build(spec, sandbox)
         if certain and not build.ok:
-            return KernelResult(name, Status.COMPILE_ERROR, reason=f"{spec.name}: {build.error}")
+            return _build_failure(name, spec.name, build)
     for _ in range(MAX_BUILD_ROUNDS):
         outcome = run_runner(task.source, source, settings, target.cache_dir(), sandbox, config)
         if not outcome.needs_build:
@@ -74,11 +74,17 @@ def _evaluate(task: KernelTask, source: str, target: Target, sandbox: Sandbox | 
         for spec in outcome.specs:
             build = target.build(spec, sandbox)
             if not build.ok:
-                return KernelResult(name, Status.COMPILE_ERROR, reason=f"{spec.name}: {build.error}")
+                return _build_failure(name, spec.name, build)
             if not build.loadable:
                 return KernelResult(name, Status.NOT_RUN, reason=build.note, compiled=True)
     return KernelResult(name, Status.CRASHED, compiled=True,
                         reason="the solution keeps asking for new builds: its extension sources change between runs")
+
+
+def _build_failure(name: str, extension: str, build: BuildOutcome) -> KernelResult:
+    """A build that did not pass: refused by the native check (rejected) or failed to compile (compile_error)."""
+    status = Status.REJECTED if build.rejected else Status.COMPILE_ERROR
+    return KernelResult(name, status, reason=f"{extension}: {build.error}", compiled=build.rejected)
 
 
 def _from_runner(name: str, result: dict, target: Target) -> KernelResult:
