@@ -72,8 +72,10 @@ TEMPLATES = {
                        "and RMS normalisation along it: contiguous slices combined lane by lane",
                        ("sum_axis", "mean_axis", "max_axis", "min_axis", "argmax_axis", "argmin_axis", "rms_axis"),
                        VECTOR_SPACE, {**VECTOR_DEFAULTS, "TILE_LENGTH": 2048}),
-        KernelTemplate("scan", "inclusive prefix sum over the last dimension, CumSum per chunk with a carried total",
-                       ("cumsum",), VECTOR_SPACE, VECTOR_DEFAULTS),
+        KernelTemplate("scan", "prefix sums over the last dimension (inclusive, exclusive, reversed, of x * mask) "
+                       "and prefix products (log domain), CumSum per chunk with a carried total",
+                       ("cumsum", "cumprod", "cumsum_reverse", "cumsum_exclusive", "cumsum_masked"), VECTOR_SPACE,
+                       VECTOR_DEFAULTS),
         KernelTemplate("full_reduce", "sum/mean of every element (after fused element-wise stages): per-core "
                        "partial sums, then a one-core combine", ("sum_all", "mean_all"), VECTOR_SPACE,
                        VECTOR_DEFAULTS),

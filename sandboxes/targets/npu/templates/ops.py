@@ -122,6 +122,9 @@ class OpSpec:
             return {"INPUTS": str(inputs), "COMPUTE": "\n".join("    " + line for line in code.splitlines())}
         if self.family == "row_reduce":
             return {"REDUCE": self.op.removesuffix("_rows")}
+        if self.family == "scan":
+            return {"SCAN": self.attrs.get("scan", "sum"), "REVERSE": str(bool(self.attrs.get("reverse"))),
+                    "EXCLUSIVE": str(bool(self.attrs.get("exclusive"))), "MASKED": str(len(self.args) == 2)}
         if self.family == "axis_reduce":
             return {"REDUCE": self.attrs["reduce"], "DIM": str(self.attrs["dim"]),
                     "KEEPDIM": str(bool(self.attrs.get("keepdim"))), "EPS": repr(self.attrs.get("eps", 0.0))}

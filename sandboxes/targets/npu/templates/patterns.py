@@ -1,5 +1,6 @@
-"""Whole-graph patterns of normalisations written out in torch ops (KernelBench's RMSNorm and L1
-norm): the sequence of calls is matched as a whole and becomes one norm or axis_reduce operator."""
+"""Whole-graph patterns of operators written out in several torch ops (KernelBench's RMSNorm and L1
+norm, reversed, exclusive and masked prefix sums): the calls are matched as a whole and become one
+norm, axis_reduce or scan operator."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ def _calls(gm: torch.fx.GraphModule) -> tuple[list[torch.fx.Node], list[str], to
 
 def _function_name(target) -> str:
     return {operator.truediv: "truediv", operator.add: "add", operator.mul: "mul",
-            operator.pow: "pow"}.get(target, getattr(target, "__name__", str(target)))
+            operator.pow: "pow", operator.sub: "sub"}.get(target, getattr(target, "__name__", str(target)))
 
 
 def _reduced_dim(node: torch.fx.Node, rank: int) -> int | None:
@@ -64,3 +65,40 @@ def l1_pattern(gm: torch.fx.GraphModule) -> OpSpec | None:
             or _reduced_dim(mean, _rank(x)) != _rank(x) - 1:
         return None
     return OpSpec("l1_normalize", "norm", [str(x.target)])
+
+
+EXCLUSIVE_CALLS = {"size", "sub", "narrow", "cumsum", "select", "unsqueeze", "zeros_like", "cat"}
+"""torch's usual spelling of an exclusive prefix sum: the inclusive one of all but the last element,
+after a zero."""
+
+
+def scan_pattern(gm: torch.fx.GraphModule) -> OpSpec | None:
+    """flip -> cumsum -> flip (suffix sums), the exclusive spelling above, or cumsum(x * mask), all over
+    the last dimension, as one scan operator."""
+    nodes = list(gm.graph.nodes)
+    calls = [n for n in nodes if n.op in ("call_function", "call_method")]
+    names = [n.target if n.op == "call_method" else _function_name(n.target) for n in calls]
+    inputs = [n for n in nodes if n.op == "placeholder"]
+    scans = [n for n, name in zip(calls, names) if name == "cumsum"]
+    if len(scans) != 1 or not inputs or not _last(scans[0], _rank(inputs[0])):
+        return None
+    x = str(inputs[0].target)
+    if names == ["flip", "cumsum", "flip"] and all(_flips_last(n, _rank(inputs[0])) for n in (calls[0], calls[2])):
+        return OpSpec("cumsum_reverse", "scan", [x], {"reverse": True})
+    if set(names) == EXCLUSIVE_CALLS and len(names) == len(EXCLUSIVE_CALLS) and len(inputs) == 1:
+        return OpSpec("cumsum_exclusive", "scan", [x], {"exclusive": True})
+    if names == ["mul", "cumsum"] and len(inputs) == 2 and set(calls[0].args) == set(inputs) \
+            and inputs[1].meta.get("tensor_meta").dtype == torch.bool:
+        return OpSpec("cumsum_masked", "scan", [x, str(inputs[1].target)])
+    return None
+
+
+def _last(node: torch.fx.Node, rank: int) -> bool:
+    dim = node.kwargs.get("dim", node.args[1] if len(node.args) > 1 else None)
+    return isinstance(dim, int) and dim % rank == rank - 1
+
+
+def _flips_last(node: torch.fx.Node, rank: int) -> bool:
+    dims = node.kwargs.get("dims", node.args[1:] if len(node.args) > 1 else ())
+    dims = tuple(dims[0]) if len(dims) == 1 and isinstance(dims[0], (list, tuple)) else tuple(dims)
+    return len(dims) == 1 and isinstance(dims[0], int) and dims[0] % rank == rank - 1
