@@ -46,3 +46,22 @@ def test_compile_error_is_trimmed_and_cached(sandbox, fresh_cache):
     assert not outcome.ok
     assert "undefined_name" in outcome.error and "was not declared" in outcome.error
     assert builder.build(spec(BAD), sandbox).cached
+
+
+ATEN = ('namespace at { class Tensor; Tensor& relu_(Tensor& self); }\nnamespace A = at;\n'
+        'extern "C" void twice(float* out, const float* x, long n) { if (n < 0) A::relu_(*(A::Tensor*)out); }')
+
+
+def test_a_build_the_native_check_refuses_is_cached_as_a_verdict_without_a_library(sandbox, fresh_cache):
+    builder = CachedBuilder("cpu", ["g++"], fresh_cache)
+    outcome = builder.build(spec(ATEN), sandbox)
+    assert not outcome.ok and outcome.rejected and "[native_framework_call]" in outcome.error and "at::relu_" in outcome.error
+    again = builder.build(spec(ATEN), sandbox)
+    assert again.cached and again.rejected
+    assert not (fresh_cache.root / spec(ATEN).digest(builder.salt) / "lib.so").exists()
+
+
+def test_the_cache_salt_names_the_native_check_version():
+    from sandboxes.targets.native_check import check_version
+
+    assert f"check:{check_version()}" in CachedBuilder("cpu", ["g++"]).salt
