@@ -6,7 +6,7 @@
 # WORKDIR/agentkiln becomes a copy of this checkout (its tracked and unignored files, as a clone would have
 # them), VENV a new virtual environment (e.g. WORKDIR/agentkiln/.venv, or one under /tmp) with that copy
 # installed editable, and WORKDIR/home the home folder (so the kernel cache starts empty). COMMAND runs in the
-# copy, with the venv first on PATH, in a private mount namespace where bubblewrap and Debian's klayout are
+# copy, with the venv first on PATH, in a private mount namespace where bubblewrap, Debian's klayout and nvcc are
 # /dev/null, this checkout is hidden (nothing can be imported from it) and DOCKER_HOST names a socket that
 # does not exist (unless FRESH_MACHINE_DOCKER=keep: a fresh machine with a Docker engine). The venv reuses this Python's installed packages (--system-site-packages) instead of
 # downloading them again; the project itself is imported from the copy only.
@@ -36,7 +36,7 @@ exec unshare -m bash -c '
     set -euo pipefail
     source_dir=$1 checkout=$2 venv=$3 workdir=$4
     shift 4
-    for tool in bwrap klayout; do
+    for tool in bwrap klayout nvcc; do
         path=$(command -v "$tool" || true)
         if [ -n "$path" ]; then mount --bind /dev/null "$(readlink -f "$path")"; fi
     done

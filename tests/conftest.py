@@ -1,4 +1,7 @@
-"""Shared fixtures: an isolated agent environment, the `agent` CLI in-process, a fake OpenAI server."""
+"""Shared fixtures: an isolated agent environment, the `agent` CLI in-process, a fake OpenAI server, a DRC runner;
+and skips for tests that need a system tool this machine lacks (markers ``klayout``, ``docker``, ``bwrap``,
+``nvcc``, ``gpu``, see tests/system_tools.py): the reason names the tool and how to install it, and ``-ra`` lists
+it in the summary."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from typing import Callable, Iterator
 import pytest
 
 from tests.fakes.openai_server import FakeOpenAIServer
+from tests.system_tools import SYSTEM_TOOLS, require_tool
 
 PROVIDER_KEYS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "OLLAMA_API_BASE")
 
@@ -56,3 +60,19 @@ def fake_openai() -> Iterator[FakeOpenAIServer]:
     """A started fake OpenAI-compatible server; put replies in ``.replies``, read ``.requests``."""
     with FakeOpenAIServer() as server:
         yield server
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    for marker in SYSTEM_TOOLS:
+        if item.get_closest_marker(marker) is not None:
+            require_tool(marker)
+
+
+@pytest.fixture(scope="session")
+def drc_runner():
+    """A DRC runner on the local sandbox (skips without Debian's klayout binary)."""
+    from sandboxes.select import get_sandbox
+    from tools.drc.runner import DrcRunner, DrcRunnerConfig
+
+    require_tool("klayout")
+    return DrcRunner(get_sandbox("local"), DrcRunnerConfig(job_timeout_s=3.0))

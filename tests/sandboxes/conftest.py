@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from sandboxes.base import Limits
-from sandboxes.select import docker_answers, get_sandbox
+from sandboxes.select import get_sandbox
+from tests.system_tools import require_tool
 
 SMALL = Limits(wall_s=20, cpu_s=20, memory_mb=512, pids=32, disk_mb=32)
 
@@ -17,9 +18,7 @@ def local_sandbox():
 
 @pytest.fixture(scope="session")
 def docker_sandbox():
-    problem = docker_answers()
-    if problem is not None:
-        pytest.skip(f"Docker engine not available ({problem}); start it with .ci/start-dockerd.sh")
+    require_tool("docker")
     return get_sandbox("docker")
 
 

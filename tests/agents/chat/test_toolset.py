@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import json
 
+import pytest
+
 from benchmarks.drc.geometry import Block, compose
 
 from agents.chat.config import ChatConfig
@@ -24,6 +26,7 @@ def test_yes_approves_drc_deck_runs_but_not_layout_rendering():
     assert ApprovalPolicy(ChatConfig()).reason(deck) == "runs code or writes files inside the sandbox"
 
 
+@pytest.mark.klayout
 def test_a_drc_deck_run_proposed_in_a_yes_session_runs_without_asking(agent_cli, isolated_agent_env, monkeypatch):
     layout = isolated_agent_env / "narrow.gds"
     layout.write_bytes(compose([Block(note="n").add_box("met1", 0, 0, 100, 1000)], {"met1": (68, 20)}))

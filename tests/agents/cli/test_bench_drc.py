@@ -1,9 +1,12 @@
 import json
 
+import pytest
+
 from benchmarks.drc.mutations import shift_limit
 from benchmarks.drc.suite import load_suite, select_tasks
 
 
+@pytest.mark.klayout
 def test_bench_drc_scores_a_deck_directory(isolated_agent_env, agent_cli):
     tasks = select_tasks(load_suite(), "width_space-00,width_area-00,density-00")
     decks = isolated_agent_env / "decks"

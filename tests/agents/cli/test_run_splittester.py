@@ -1,8 +1,11 @@
 import json
 
+import pytest
+
 from benchmarks.drc.suite import load_suite, select_tasks
 
 
+@pytest.mark.klayout
 def test_run_splittester_with_a_scripted_model(isolated_agent_env, agent_cli):
     task = select_tasks(load_suite(), "width_space-00")[0]
     deck = f"```ruby\n{task.spec.gold_deck}```"

@@ -56,6 +56,7 @@ def test_triton_kernel_is_checked_in_the_interpreter(small_relu, fresh_cache, sa
 
 
 @no_gpu
+@pytest.mark.nvcc
 @pytest.mark.slow
 def test_cuda_source_gets_a_real_nvcc_compile_check(fresh_cache, sandbox):
     target = GpuTarget(fresh_cache)
@@ -71,6 +72,7 @@ def test_cuda_source_gets_a_real_nvcc_compile_check(fresh_cache, sandbox):
 
 
 @no_gpu
+@pytest.mark.nvcc
 @pytest.mark.slow
 def test_cuda_solution_is_not_run_without_gpu(small_relu, fresh_cache, sandbox):
     result = evaluate(small_relu, (GPU_SOLUTIONS / "L1__leaky_relu.py").read_text(), GpuTarget(fresh_cache),

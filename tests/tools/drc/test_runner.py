@@ -83,8 +83,10 @@ def test_a_killed_batch_marks_the_running_job_and_retries_the_rest(drc_runner):
     assert sandbox.calls == 2
 
 
-def test_missing_binary_is_a_user_error(drc_runner):
-    runner = DrcRunner(drc_runner.sandbox, DrcRunnerConfig(klayout="klayout-not-installed"))
+def test_missing_binary_is_a_user_error():
+    from sandboxes.select import get_sandbox
+
+    runner = DrcRunner(get_sandbox("local"), DrcRunnerConfig(klayout="klayout-not-installed"))
     with pytest.raises(UserError, match="apt-get install -y klayout"):
         runner.evaluate([(DECK, CLEAN)])
 
