@@ -59,7 +59,7 @@ def _evaluate(task: KernelTask, source: str, target: Target, sandbox: Sandbox | 
     name = task.qualified_name
     violations = check_solution(source, target) if config.static_checks else []
     if violations:
-        return KernelResult(name, Status.REJECTED, reason=format_violations(violations))
+        return KernelResult(name, Status.REJECTED, reason=format_violations(violations), stage="static")
     target.availability().require_compile()
     sandbox = sandbox or default_sandbox()
     settings = target.runner_settings()
@@ -84,7 +84,7 @@ def _evaluate(task: KernelTask, source: str, target: Target, sandbox: Sandbox | 
 def _build_failure(name: str, extension: str, build: BuildOutcome) -> KernelResult:
     """A build that did not pass: refused by the native check (rejected) or failed to compile (compile_error)."""
     status = Status.REJECTED if build.rejected else Status.COMPILE_ERROR
-    return KernelResult(name, status, reason=f"{extension}: {build.error}", compiled=build.rejected)
+    return KernelResult(name, status, reason=f"{extension}: {build.error}", compiled=build.rejected, stage="build")
 
 
 def _from_runner(name: str, result: dict, target: Target) -> KernelResult:
@@ -99,7 +99,8 @@ def _from_runner(name: str, result: dict, target: Target) -> KernelResult:
         reference_spread_ms=result.get("reference_spread_ms"), trials=int(result.get("trials", 0)),
         timed_trials=int(result.get("timed_trials", 0)), flags=flags,
         extras=target.row_extras(result.get("extras", {})), compiled=status is not Status.COMPILE_ERROR,
-        phases=dict(result.get("phases", {})))
+        phases=dict(result.get("phases", {})), stage=str(result.get("stage", "")),
+        evidence=dict(result.get("evidence", {})))
 
 
 def evaluate_file(task: KernelTask, solution_path: str | Path, target: Target, **kwargs) -> KernelResult:

@@ -19,6 +19,9 @@ class Status(str, Enum):
     CORRECT = "correct"
     NOT_RUN = "not_run"
     """Compiled, but this machine cannot run it (e.g. CUDA without a GPU); never counted correct."""
+    SANDBOX_ERROR = "sandbox_error"
+    """The sandbox could not run the trusted runner (it did not start, or the backend failed): says nothing about
+    the solution, so it is never counted as a wrong kernel, learnt from or rewarded."""
 
 
 SPEEDUP_REVIEW_THRESHOLD = 10.0
@@ -51,6 +54,12 @@ class KernelResult:
     """Wall time the whole evaluation took."""
     phases: dict[str, float] = field(default_factory=dict)
     """Seconds per runner phase (startup, load, correctness, timing), for throughput work."""
+    stage: str = ""
+    """The verifier stage that decided the status: static, build, load, run, correctness, precision, output,
+    mutation, tripwire, timing or verdict (the host refused the runner's answer); '' when unknown."""
+    evidence: dict[str, Any] = field(default_factory=dict)
+    """What the runtime checks saw: the solution worker's confinement, outputs checked, precision errors in
+    eps against float64, the tripwire's operator counts (see ``runner.trusted.Runner.collect_evidence``)."""
 
     @property
     def correct(self) -> bool:
@@ -71,6 +80,8 @@ class KernelResult:
             "speedup": _round(self.speedup), "runtime_ms": _round(self.runtime_ms),
             "reference_ms": _round(self.reference_ms),
         }
+        if self.stage:
+            row["stage"] = self.stage
         if self.flags:
             row["flags"] = ",".join(self.flags)
         row.update(self.extras)

@@ -1,6 +1,6 @@
 """Hack: the kernel does the work for the first calls (the correctness trials), then skips it.
 
-expect: rejected only correct outside the timed loop
+expect: incorrect only correct outside the timed loop
 """
 
 import torch

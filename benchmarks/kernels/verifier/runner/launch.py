@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import json
 import secrets
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from benchmarks.kernels.verifier.runner.signing import sign
 from sandboxes.base import Limits, RunResult, Sandbox
@@ -46,6 +47,14 @@ class EvalConfig(Config):
     """Intra-op threads for solution and reference alike (OMP_NUM_THREADS and torch threads)."""
     static_checks: bool = True
     """Run the AST rule catalogue first (turning it off is only for testing the runtime defences)."""
+    tripwire: Literal["refuse", "flag", "off"] = "refuse"
+    """What the runtime tripwire does when the solution's own code runs torch compute during forward:
+    refuse the solution, only flag the row, or not trace at all (e.g. for an eager torch baseline)."""
+    timing_checks: Literal["every_call", "legacy_sampled"] = "every_call"
+    """every_call: fresh inputs for every timed call and every output checked (the judge). legacy_sampled:
+    the first edition's two fixed input sets and three sampled re-checks, without precision check or
+    tripwire; it can be fooled and exists only so that ``agent bench verifier`` measures the cost of the
+    checks against it in the same run."""
 
 
 @dataclass
@@ -81,21 +90,39 @@ def runner_environment(settings: RunnerSettings, cache_dir: Path | None,
     return env, limits
 
 
+def request_digest(task_source: str, solution_source: str) -> str:
+    """What a verdict must name to be about this task and this solution (the runner echoes it, signed)."""
+    return hashlib.sha256(json.dumps([task_source, solution_source]).encode()).hexdigest()[:32]
+
+
 def run_trusted(task_source: str, solution_source: str, settings: RunnerSettings, cache_dir: Path | None,
                 sandbox: Sandbox, config: EvalConfig) -> RunnerOutcome:
     """Run the trusted runner once in ``sandbox`` and return its verified verdict."""
     nonce = secrets.token_hex(16)
+    request = request_digest(task_source, solution_source)
+    runner = {**runner_config(settings, cache_dir, config), "request": request}
     files = {"task.py": task_source.encode(), "solution.py": solution_source.encode(),
-             "config.json": json.dumps(runner_config(settings, cache_dir, config)).encode(), "nonce": nonce.encode()}
+             "config.json": json.dumps(runner).encode(), "nonce": nonce.encode()}
     env, limits = runner_environment(settings, cache_dir, config)
     run = sandbox.run([sys.executable, "-m", "benchmarks.kernels.verifier.runner.trusted"], files=files, env=env, limits=limits)
-    return runner_outcome(parse_verdict(run, nonce, config))
+    return runner_outcome(parse_verdict(run, nonce, config, request))
 
 
 def runner_outcome(result: dict[str, Any]) -> RunnerOutcome:
     """Split the extension specs a ``need_build`` verdict carries off the result."""
     specs = [ExtensionSpec.from_json(s) for s in result.pop("specs", [])]
     return RunnerOutcome(result=result, specs=specs)
+
+
+def sandbox_failure(run: RunResult) -> str:
+    """Why ``run`` says nothing about the solution because the sandbox failed ('' when it ran): the backend
+    reported an error, or the runner never started (exit 126/127, the sandbox could not execute it, no output)."""
+    if run.sandbox_error:
+        return run.sandbox_error
+    if run.returncode in (126, 127) and not run.stdout.strip():
+        tail = run.stderr.strip()[-500:]
+        return f"the sandbox could not start the trusted runner (exit code {run.returncode}): {tail}"
+    return ""
 
 
 def signed_payload(line: str, nonce: str) -> str | None:
@@ -106,16 +133,45 @@ def signed_payload(line: str, nonce: str) -> str | None:
     return payload if hmac.compare_digest(signature, sign(nonce, payload)) else None
 
 
-def parse_verdict(run: RunResult, nonce: str, config: EvalConfig) -> dict[str, Any]:
-    """The runner's signed result; forged, duplicated or missing lines become a crash or timeout."""
+def parse_verdict(run: RunResult, nonce: str, config: EvalConfig, request: str = "") -> dict[str, Any]:
+    """The runner's signed result, believed only from a runner that exited cleanly after signing it and
+    only when it names ``request``; forged, duplicated or missing lines become a refusal, crash or timeout."""
+    infrastructure = sandbox_failure(run)
+    if infrastructure:
+        return {"status": "sandbox_error", "stage": "sandbox", "reason": infrastructure}
     signed = [p for p in (signed_payload(line, nonce) for line in run.stdout.splitlines()) if p is not None]
-    if len(signed) == 1:
-        return json.loads(signed[0])
     if len(signed) > 1:
-        return {"status": "rejected", "reason": "more than one signed verdict: the evaluation was tampered with"}
+        return {"status": "rejected", "stage": "verdict",
+                "reason": "more than one signed verdict: the evaluation was tampered with"}
+    unclean = _unclean_exit(run, config)
+    if signed and unclean:
+        return {"status": "crashed", "stage": "verdict",
+                "reason": f"the trusted runner {unclean} after signing its verdict; a verdict from a runner that "
+                          "did not exit cleanly is not believed"}
+    if signed:
+        result = json.loads(signed[0])
+        if request and result.get("request") != request:
+            return {"status": "crashed", "stage": "verdict", "reason": "the signed verdict is about another request"}
+        return result
     if run.timed_out:
-        return {"status": "timeout", "reason": f"evaluation exceeded the {config.timeout_s:.0f} s wall-clock limit"}
+        return {"status": "timeout", "stage": "verdict",
+                "reason": f"evaluation exceeded the {config.timeout_s:.0f} s wall-clock limit"}
     if run.oom_killed:
-        return {"status": "crashed", "reason": f"evaluation ran out of memory ({config.memory_mb} MiB limit)"}
+        return {"status": "crashed", "stage": "verdict",
+                "reason": f"evaluation ran out of memory ({config.memory_mb} MiB limit)"}
     tail = (run.stderr or run.stdout)[-1500:].strip()
-    return {"status": "crashed", "reason": f"the trusted runner produced no verdict (exit code {run.returncode}): {tail}"}
+    return {"status": "crashed", "stage": "verdict",
+            "reason": f"the trusted runner produced no verdict (exit code {run.returncode}): {tail}"}
+
+
+def _unclean_exit(run: RunResult, config: EvalConfig) -> str:
+    """How the runner failed to exit cleanly ('' when it exited with status 0 inside its limits)."""
+    if run.timed_out:
+        return f"ran past the {config.timeout_s:.0f} s wall-clock limit"
+    if run.oom_killed:
+        return "was killed for memory"
+    if run.returncode > 128:
+        return f"was killed by signal {run.returncode - 128}"
+    if run.returncode != 0:
+        return f"exited with code {run.returncode}"
+    return ""

@@ -2,7 +2,9 @@
 
 :class:`PersistentRunner` holds one server (:mod:`benchmarks.kernels.verifier.runner.server`) started with
 ``Sandbox.spawn`` and sends it one request per candidate, each with a fresh nonce; the answer is
-checked exactly like the one-shot runner's (:func:`launch.parse_verdict`). The wall limit
+checked exactly like the one-shot runner's (:func:`launch.parse_verdict`): the host reads on after the
+signed verdict until the server says ``AKREADY``, so a second signed line is seen, and a server that dies
+or exits instead has its verdict refused. The wall limit
 (``EvalConfig.timeout_s``) applies per request. A server that dies, hangs, runs out of memory, finds
 its sandbox unclean, changes settings or has served ``MAX_REQUESTS`` requests is replaced before the
 next candidate; only the candidate during which it failed gets the crash/timeout verdict.
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import subprocess
 import sys
 import threading
 import time
@@ -20,8 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from benchmarks.kernels.verifier.runner.launch import (EvalConfig, RunnerOutcome, parse_verdict, runner_config,
-                                              runner_environment, runner_outcome, signed_payload)
+from benchmarks.kernels.verifier.runner.launch import (EvalConfig, RunnerOutcome, parse_verdict, request_digest,
+                                                       runner_config, runner_environment, runner_outcome,
+                                                       signed_payload)
 from sandboxes.base import RunResult, Sandbox
 from sandboxes.process import ProcessExited, SandboxProcess
 from sandboxes.targets.base import RunnerSettings
@@ -60,8 +64,9 @@ class PersistentRunner:
     def run(self, task_source: str, solution_source: str, settings: RunnerSettings, cache_dir: Path | None,
             sandbox: Sandbox, config: EvalConfig) -> RunnerOutcome:
         """Verify one candidate; same contract as ``launch.run_trusted``."""
+        digest = request_digest(task_source, solution_source)
         request = {"task": task_source, "solution": solution_source,
-                   "config": runner_config(settings, cache_dir, config)}
+                   "config": {**runner_config(settings, cache_dir, config), "request": digest}}
         for _attempt in range(2):
             server = self._server_for(settings, cache_dir, sandbox, config)
             if isinstance(server, RunResult):  # it did not come up
@@ -69,7 +74,7 @@ class PersistentRunner:
             nonce = secrets.token_hex(16)
             record = self._exchange(server, {**request, "id": server.served, "nonce": nonce}, config)
             if record is not None:
-                return runner_outcome(parse_verdict(record, nonce, config))
+                return runner_outcome(parse_verdict(record, nonce, config, digest))
         return runner_outcome({"status": "crashed", "reason": "the persistent runner could not start a worker twice"})
 
     def _server_for(self, settings: RunnerSettings, cache_dir: Path | None, sandbox: Sandbox,
@@ -85,18 +90,25 @@ class PersistentRunner:
             self.close(f"served {MAX_REQUESTS} requests")
         if self._server is None:
             limits = limits.model_copy(update={"cpu_s": limits.cpu_s * MAX_REQUESTS})
-            process = sandbox.spawn([sys.executable, *SERVER_ARGV, settings.hooks], env=env, limits=limits)
+            try:
+                process = sandbox.spawn([sys.executable, *SERVER_ARGV, settings.hooks], env=env, limits=limits)
+            except Exception as error:  # the backend failed (engine gone, namespaces refused), not the candidate
+                return RunResult(returncode=-1, stdout="", stderr="", sandbox_error="the sandbox could not start the "
+                                 f"persistent runner: {type(error).__name__}: {error}")
             self.started += 1
             failure = _await_ready(process, START_TIMEOUT_S)
-            if failure is not None:
+            if failure is not None:  # no candidate was involved yet: the sandbox could not bring the server up
                 process.close()
+                failure.sandbox_error = f"the persistent runner did not start: {failure.stderr.strip()[-500:]}"
                 return failure
             self._server = _Server(process, key)
         return self._server
 
     def _exchange(self, server: _Server, request: dict, config: EvalConfig) -> RunResult | None:
-        """Send one request; what came back as a RunResult for ``parse_verdict`` (None: retry on a new server)."""
-        process, lines = server.process, []
+        """Send one request; what came back as a RunResult for ``parse_verdict`` (None: retry on a new server).
+        After the signed verdict the server has ``READY_TIMEOUT_S`` to say AKREADY; until then every line
+        counts (a second signed one means tampering)."""
+        process, lines, signed = server.process, [], False
         oom_before = process.oom_kills()
         deadline = time.monotonic() + config.timeout_s
         server.served += 1
@@ -104,22 +116,20 @@ class PersistentRunner:
             process.write(json.dumps(request).encode() + b"\n")
             while True:
                 line = process.read_line(max(0.0, deadline - time.monotonic())).decode(errors="replace")
-                if line.startswith("AKRESTART"):
+                if line.startswith("AKRESTART") and not signed:
                     self.close(line)
                     return None
-                lines.append(line)
-                if signed_payload(line, request["nonce"]) is not None:
-                    not_ready = _await_ready(process, READY_TIMEOUT_S)
-                    if not_ready is not None:
-                        self.close(f"not ready after a verdict: {not_ready.stderr.strip()[-300:]}")
+                if line == "AKREADY" and signed:
                     return RunResult(returncode=0, stdout="\n".join(lines), stderr="")
+                lines.append(line)
+                if not signed and signed_payload(line, request["nonce"]) is not None:
+                    signed, deadline = True, time.monotonic() + READY_TIMEOUT_S
         except (TimeoutError, ProcessExited) as error:
             timed_out = isinstance(error, TimeoutError)
-        process.kill()
-        record = RunResult(returncode=process.returncode or 0, stdout="\n".join(lines),
-                           stderr=process.stderr_tail(), timed_out=timed_out,
-                           oom_killed=process.oom_kills() > oom_before)
-        self.close("timed out" if timed_out else "exited during a request")
+        code = _exit_code(process, timed_out)
+        record = RunResult(returncode=code, stdout="\n".join(lines), stderr=process.stderr_tail(),
+                           timed_out=timed_out, oom_killed=process.oom_kills() > oom_before)
+        self.close("timed out" if timed_out else f"exited during a request (code {code})")
         return record
 
     @property
@@ -133,6 +143,18 @@ class PersistentRunner:
             self._server.process.close()
             self._server = None
             self.retired.append(reason)
+
+
+def _exit_code(process: SandboxProcess, hung: bool) -> int:
+    """The server's exit code once it is gone (128 + N for signal N); 137 when it had to be killed (at once
+    when ``hung``, else when it still runs 5 s after closing its output)."""
+    if not hung:
+        try:
+            return process.wait(5.0)
+        except subprocess.TimeoutExpired:
+            pass
+    process.kill()
+    return process.returncode or 137
 
 
 def _await_ready(process: SandboxProcess, timeout_s: float) -> RunResult | None:

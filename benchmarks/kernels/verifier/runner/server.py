@@ -35,11 +35,9 @@ from typing import Any
 import torch
 
 from benchmarks.kernels.verifier.runner.sweep import sweep
-from benchmarks.kernels.verifier.runner.trusted import evaluate_with, signed_line
+from benchmarks.kernels.verifier.runner.trusted import ROLES, evaluate_with, signed_line
 from benchmarks.kernels.verifier.runner.zygote import ForkServer, ZygoteGone
 from sandboxes import linux
-
-ROLES = ("solution", "reference")
 
 
 def _write_request_files(directory: str, request: dict[str, Any]) -> dict[str, Any]:

@@ -1,14 +1,23 @@
 """A worker process: loads one model (the solution's ``ModelNew`` or the task's ``Model``) and runs it
-on the trusted runner's command. Untrusted code runs here; the runner only believes files and
-times it can check itself.
+on the trusted runner's command. Untrusted code runs here; the runner believes only what it can check
+itself: the bytes of the output, the input region it shares with the worker, and its own clock.
 
-The runner forks workers (:func:`run_worker`) in its work dir before it reads the nonce.
+The runner forks workers (:func:`run_worker`) before it reads the nonce. Everything a worker needs comes
+over its socket (the config, the init seed and init inputs, the reference's source); it reads no file the
+runner wrote, so a solution that rewrites files in the work dir cannot change what the reference sees.
+The solution's worker confines itself (:mod:`.confine`) before it imports the solution.
+
+Commands: ``layout`` (map the input region sent with it), ``prep`` (refresh device copies, flush
+caches), ``run`` (one call; ``trace`` turns the tripwire on), ``output`` (the last call's output as raw
+bytes, its kind, whether its storage overlaps an input, the tripwire's counts), ``exit``.
 """
 
 from __future__ import annotations
 
 import importlib
-import json
+import io
+import os
+import socket
 import sys
 import time
 import traceback
@@ -18,42 +27,47 @@ from typing import Any
 
 import torch
 
+from benchmarks.kernels.verifier.runner.confine import confine
+from benchmarks.kernels.verifier.runner.inputs import map_region, overlapping_input, views
 from benchmarks.kernels.verifier.runner.protocol import Channel, ChannelClosed
+from benchmarks.kernels.verifier.runner.tripwire import Tripwire, trusted_roots
 from sandboxes.targets import native
 
 _perf_counter = time.perf_counter
-_torch_save = torch.save
 _torch_load = torch.load
-_torch_equal = torch.equal
 _no_grad = torch.no_grad
 _Tensor = torch.Tensor
 
 
-def load_module(path: str, name: str) -> types.ModuleType:
-    """Execute a Python file as a fresh module named ``name``."""
+def load_module(path: str, name: str, source: str | None = None) -> types.ModuleType:
+    """Execute a Python file (or ``source``, shown as ``path`` in tracebacks) as a fresh module ``name``."""
     module = types.ModuleType(name)
     module.__file__ = path
     sys.modules[name] = module
-    with open(path) as handle:
-        exec(compile(handle.read(), path, "exec"), module.__dict__)
+    if source is None:
+        with open(path) as handle:
+            source = handle.read()
+    exec(compile(source, path, "exec"), module.__dict__)
     return module
 
 
 class Worker:
-    """State of one worker: the model, the hooks, the timing buffers and the last output."""
+    """State of one worker: the model, the hooks, the input views, the last output and the tripwire."""
 
-    def __init__(self, role: str, channel: Channel, config: dict[str, Any]) -> None:
+    def __init__(self, role: str, channel: Channel, start: dict[str, Any]) -> None:
         self.role = role
         self.channel = channel
-        self.config = config
-        self.hooks = importlib.import_module(config["hooks"]).HOOKS
+        self.start_message = start
+        self.config = start["config"]
+        self.hooks = importlib.import_module(self.config["hooks"]).HOOKS
         self.model: Any = None
-        self.sets: list[list[Any]] = []
-        self.work: list[Any] = []
+        self.host_inputs: list[Any] = []
+        self.inputs: list[Any] = []
         self.last_output: Any = None
+        self.tripwire: Tripwire | None = None
 
-    def start(self) -> None:
-        """Load the model; reply ready, need_build (with specs) or an error."""
+    def load(self, confinement: dict[str, Any]) -> None:
+        """Load the model; reply ready (with what confines this worker), need_build (with specs) or an error."""
         resolver = native.ExtensionResolver(_cache_dir(self.config), self.config["cache_salt"])
         if self.role == "solution":
             native.activate(resolver)
@@ -65,91 +79,95 @@ class Worker:
             if model_class is None:
                 raise AttributeError("solution defines no class ModelNew")
         else:
-            model_class = load_module("task.py", "task").Model
-        init_inputs = _torch_load("init.pt", weights_only=True)
-        torch.manual_seed(self.config["init_seed"])
+            model_class = load_module("task.py", "task", self.start_message["task"]).Model
+        init_inputs = _torch_load(io.BytesIO(self.start_message["blob"]), weights_only=True)
+        torch.manual_seed(int(self.start_message["init_seed"]))
         self.model = model_class(*init_inputs)
         if hasattr(self.model, "to"):
             self.model = self.model.to(self.hooks.device)
-        self.channel.send({"event": "ready"})
+        self.channel.send({"event": "ready", "confinement": confinement})
         self.serve()
-
-    def call(self, inputs: list[Any], synchronize: bool = True) -> tuple[Any, dict[str, Any] | None]:
-        """One forward pass through the hooks, synchronised unless a device timer brackets it."""
-        with _no_grad():
-            if self.role == "solution":
-                output, simulated = self.hooks.solution_call(self.model, inputs)
-            else:
-                output, simulated = self.hooks.reference_call(self.model, inputs)
-        if synchronize:
-            self.hooks.synchronize()
-        return output, simulated
 
     def serve(self) -> None:
         """Answer commands until ``exit`` or until the runner goes away."""
-        handlers = {"check": self.check, "load_sets": self.load_sets, "prep": self.prep, "run": self.run,
-                    "save_last": self.save_last}
+        handlers = {"layout": self.layout, "prep": self.prep, "run": self.run, "output": self.output}
         while True:
             message = self.channel.receive()
             if message.get("cmd") == "exit":
                 return
             try:
-                reply = handlers[message["cmd"]](message)
+                blob = handlers[message["cmd"]](message)
             except Exception as error:  # report, keep serving: the runner decides the verdict
-                reply = {"ok": False, "error": _short_traceback(error), "status": self.hooks.classify_error(error)}
-            self.channel.send(reply)
+                self.channel.send({"ok": False, "error": _short_traceback(error),
+                                   "status": self.hooks.classify_error(error)})
+                continue
+            reply, data = blob if isinstance(blob, tuple) else (blob, None)
+            self.channel.send(reply, data)
 
-    def check(self, message: dict[str, Any]) -> dict[str, Any]:
-        """Correctness trial: run on the given inputs, save the output, report input mutation (and, on a
-        simulated target, the simulated timing of the call)."""
-        inputs = self.hooks.to_device(list(_torch_load(message["inputs"], weights_only=True)))
-        before = [x.clone() if isinstance(x, _Tensor) else x for x in inputs]
-        output, simulated = self.call(inputs)
-        changed = [i for i, (a, b) in enumerate(zip(before, inputs))
-                   if isinstance(a, _Tensor) and not _same(a, b)]
-        kind = _output_kind(output)
-        if kind == "tensor":
-            _torch_save(output.detach().to("cpu").contiguous().clone(), message["output"])
-        return {"ok": True, "inputs_changed": changed, "output_kind": kind, "simulated": simulated}
-
-    def load_sets(self, message: dict[str, Any]) -> dict[str, Any]:
-        """Load the timing input sets; the working buffers are refilled from them before each trial."""
-        self.sets = [self.hooks.to_device(list(_torch_load(p, weights_only=True))) for p in message["paths"]]
-        self.work = [x.clone() if isinstance(x, _Tensor) else x for x in self.sets[0]]
+    def layout(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Map the input region (the descriptor sent with the message) and view the inputs in it."""
+        fds = message.get("fds") or []
+        if len(fds) != 1:
+            raise ValueError("layout needs exactly one region descriptor")
+        try:
+            region = map_region(fds[0], int(message["nbytes"]))
+        finally:
+            for fd in fds:
+                os.close(fd)
+        self.host_inputs = views(region, message["slots"])
+        self.inputs = [self.hooks.to_device(x) if isinstance(x, _Tensor) else x for x in self.host_inputs]
         return {"ok": True}
 
     def prep(self, message: dict[str, Any]) -> dict[str, Any]:
-        """Refill the working inputs from set ``set`` (same buffers, new values) and flush caches."""
-        for buffer, source in zip(self.work, self.sets[message["set"]]):
-            if isinstance(buffer, _Tensor):
-                buffer.copy_(source)
+        """Refresh device copies of the inputs from the region (same buffers, new values), flush caches."""
+        for device, host in zip(self.inputs, self.host_inputs):
+            if isinstance(device, _Tensor) and device is not host:
+                device.copy_(host)
         self.hooks.flush_cache()
         self.hooks.synchronize()
         return {"ok": True}
 
+    def call(self, synchronize: bool = True) -> tuple[Any, dict[str, Any] | None]:
+        """One forward pass through the hooks, synchronised unless a device timer brackets it."""
+        with _no_grad():
+            if self.role == "solution":
+                output, simulated = self.hooks.solution_call(self.model, self.inputs)
+            else:
+                output, simulated = self.hooks.reference_call(self.model, self.inputs)
+        if synchronize:
+            self.hooks.synchronize()
+        return output, simulated
+
     def run(self, message: dict[str, Any]) -> dict[str, Any]:
-        """One timed call; device time and simulated timing come back for the runner to weigh."""
+        """One call; device time and simulated timing come back for the runner to weigh."""
+        self.last_output = None
+        if message.get("trace"):
+            self.tripwire = self.tripwire or Tripwire(trusted_roots())
+            with self.tripwire:
+                self.last_output, simulated = self.call()
+            return {"ok": True, "device_ms": None, "simulated": simulated}
         timer = self.hooks.device_timer()
         if timer is None:
-            self.last_output, simulated = self.call(self.work)
-            device_ms = None
-        else:
-            (self.last_output, simulated), device_ms = timer(lambda: self.call(self.work, synchronize=False))
+            self.last_output, simulated = self.call()
+            return {"ok": True, "device_ms": None, "simulated": simulated}
+        (self.last_output, simulated), device_ms = timer(lambda: self.call(synchronize=False))
         return {"ok": True, "device_ms": device_ms, "simulated": simulated}
 
-    def save_last(self, message: dict[str, Any]) -> dict[str, Any]:
-        """Save the output of the previous timed call for re-checking."""
-        kind = _output_kind(self.last_output)
-        if kind == "tensor":
-            _torch_save(self.last_output.detach().to("cpu").contiguous().clone(), message["output"])
-        return {"ok": True, "output_kind": kind}
-
-
-def _same(a: Any, b: Any) -> bool:
-    """Bitwise equality (so NaNs compare equal to themselves)."""
-    if a.shape != b.shape or a.dtype != b.dtype:
-        return False
-    return bool(_torch_equal(a.reshape(-1).view(torch.uint8), b.reshape(-1).view(torch.uint8)))
+    def output(self, message: dict[str, Any]) -> tuple[dict[str, Any], Any]:
+        """The last output's bytes and what the runner cannot see from them; device inputs are copied back
+        into the region so that the runner's mutation check covers them."""
+        for device, host in zip(self.inputs, self.host_inputs):
+            if isinstance(device, _Tensor) and device is not host:
+                host.copy_(device)
+        output, kind = self.last_output, _output_kind(self.last_output)
+        reply = {"ok": True, "output_kind": kind, "overlap": None,
+                 "tripwire": self.tripwire.report() if self.tripwire else None}
+        if kind != "tensor":
+            return reply, None
+        reply["overlap"] = overlapping_input(output, self.inputs)
+        data = output.detach().to("cpu").contiguous()
+        reply.update(shape=list(data.shape), dtype=str(data.dtype).removeprefix("torch."))
+        return reply, data.reshape(-1).view(torch.uint8).numpy()
 
 
 def _output_kind(output: Any) -> str:
@@ -172,23 +190,30 @@ def _cache_dir(config: dict[str, Any]) -> Path | None:
     return Path(config["cache_dir"]) if config.get("cache_dir") else None
 
 
-def run_worker(role: str, read_fd: int, write_fd: int) -> int:
-    """Body of a forked worker: wait for ``start``, then load the model and serve; the exit code."""
-    channel = Channel(read_fd, write_fd)
-    config: dict[str, Any] = {}
+def run_worker(role: str, sock: socket.socket) -> int:
+    """Body of a forked worker: wait for ``start``, confine the solution's worker, load and serve."""
+    channel = Channel(sock, accept_fds=True)
+    start: dict[str, Any] = {}
     try:
-        if channel.receive().get("cmd") != "start":
+        start = channel.receive()
+        if start.get("cmd") != "start":
             return 0
-        with open("config.json") as handle:
-            config = json.load(handle)
-        torch.set_num_threads(int(config.get("threads", 1)))
-        Worker(role, channel, config).start()
+        torch.set_num_threads(int(start["config"].get("threads", 1)))
+        confinement = _confine() if role == "solution" else {}
+        Worker(role, channel, start).load(confinement)
     except ChannelClosed:
         return 0
     except BaseException as error:  # import or construction failed: tell the runner why
-        _report_failure(channel, config, error)
+        _report_failure(channel, start.get("config") or {}, error)
         return 1
     return 0
+
+
+def _confine() -> dict[str, Any]:
+    try:
+        return confine()
+    except OSError as error:
+        return {"error": f"could not confine the solution's worker: {error}"}
 
 
 def _report_failure(channel: Channel, config: dict[str, Any], error: BaseException) -> None:

@@ -2,7 +2,7 @@
 
 The server forks this "zygote" right after its imports, before it reads its first request, so the
 zygote's memory holds no nonce, and it never receives one: a fork request carries only a role, a
-request directory and the two pipe ends of the worker's channel (passed as file descriptors over a
+request directory and the worker's end of its channel (a socket, passed as a file descriptor over a
 Unix socket). Each worker is forked twice (zygote -> short-lived middle -> worker), so that when the
 middle exits the worker is adopted by the server (a child subreaper), which can then wait for it
 like for a worker it forked itself. Before any untrusted code runs, a worker closes the socket,
@@ -15,8 +15,8 @@ import json
 import os
 import socket
 
+from benchmarks.kernels.verifier.runner.handles import WorkerHandle, redirect_output, worker_socket
 from benchmarks.kernels.verifier.runner.protocol import Channel
-from benchmarks.kernels.verifier.runner.trusted import WorkerHandle, redirect_output
 from benchmarks.kernels.verifier.runner.worker import run_worker
 
 MESSAGE_BYTES = 4096
@@ -40,25 +40,21 @@ class ForkServer:
 
     def fork_worker(self, role: str, directory: str, call_timeout: float) -> WorkerHandle:
         """A new worker for ``role`` in ``directory``; ZygoteGone when the zygote does not answer."""
-        to_child_r, to_child_w = os.pipe()
-        from_child_r, from_child_w = os.pipe()
+        channel, theirs = Channel.pair()
         try:
             message = json.dumps({"role": role, "dir": directory}).encode()
-            socket.send_fds(self.sock, [message], [to_child_r, from_child_w])
+            socket.send_fds(self.sock, [message], [theirs.fileno()])
             reply = self.sock.recv(MESSAGE_BYTES)
             pid = int(json.loads(reply)["pid"]) if reply else 0
         except (OSError, ValueError, KeyError) as error:
-            os.close(from_child_r)
-            os.close(to_child_w)
+            channel.close()
             raise ZygoteGone(f"the fork server failed: {error}") from error
         finally:
-            os.close(to_child_r)
-            os.close(from_child_w)
+            theirs.close()
         if pid <= 0:
-            os.close(from_child_r)
-            os.close(to_child_w)
+            channel.close()
             raise ZygoteGone("the fork server is gone")
-        return WorkerHandle(role, call_timeout, pid, Channel(from_child_r, to_child_w))
+        return WorkerHandle(role, call_timeout, pid, channel)
 
     def alive(self) -> bool:
         """True while the zygote runs (it is this process's child: a dead one is reaped here)."""
@@ -77,7 +73,7 @@ def _serve(sock: socket.socket) -> int:
     os.close(null)
     while True:
         try:
-            data, fds, _flags, _addr = socket.recv_fds(sock, MESSAGE_BYTES, 2)
+            data, fds, _flags, _addr = socket.recv_fds(sock, MESSAGE_BYTES, 1)
         except OSError:
             return 1
         if not data:
@@ -115,4 +111,4 @@ def _worker_main(request: dict, fds: list[int]) -> int:
     os.chdir(request["dir"])
     os.environ["TMPDIR"] = request["dir"]
     redirect_output(f"{request['role']}.log")
-    return run_worker(request["role"], fds[0], fds[1])
+    return run_worker(request["role"], worker_socket(fds[0]))

@@ -125,8 +125,9 @@ class ModelNew(nn.Module):
 
 @pytest.fixture
 def unchecked(quick):
-    """The quick config without static checks and with a short wall limit (to test the runtime defences)."""
-    return quick.model_copy(update={"static_checks": False, "timeout_s": 25.0})
+    """The quick config without static checks and with a short wall limit (to test the runtime defences); GOOD
+    computes with torch itself, so the tripwire only flags it here."""
+    return quick.model_copy(update={"static_checks": False, "timeout_s": 25.0, "tripwire": "flag"})
 
 
 @pytest.fixture
@@ -147,13 +148,13 @@ def test_a_daemon_of_one_candidate_does_not_survive_into_the_next(runner, tiny_r
     assert runner.servers_started == 1, runner.retired  # cleaned up between requests, not by a restart
 
 
-def test_a_candidate_that_kills_the_server_gets_a_crash_and_the_next_one_runs(runner, tiny_relu, cpu_target,
-                                                                              sandbox, unchecked):
+def test_a_candidate_cannot_kill_the_server_and_the_next_one_runs_on_it(runner, tiny_relu, cpu_target, sandbox,
+                                                                         unchecked):
     killed = verify(KILLS_SERVER, tiny_relu, cpu_target, sandbox, unchecked, runner)
-    assert killed.status.value == "crashed" and "no verdict" in killed.reason
+    assert killed.status.value == "crashed" and "Operation not permitted" in killed.reason, killed.reason
     after = verify(GOOD, tiny_relu, cpu_target, sandbox, unchecked, runner)
     assert after.status.value == "correct", after.reason
-    assert runner.servers_started == 2, runner.retired
+    assert runner.servers_started == 1, runner.retired
 
 
 def test_a_hang_past_the_wall_limit_is_a_timeout_and_the_next_one_runs(runner, tiny_relu, cpu_target, sandbox,
@@ -217,4 +218,4 @@ def test_the_same_defences_hold_in_docker(tiny_relu, cpu_target, unchecked):
                    BUILDS_AT_RUN_TIME.replace("relu_persistent", "relu_docker")]
         statuses = [verify(s, tiny_relu, cpu_target, box, unchecked, runner).status.value for s in sources]
         assert statuses == ["correct", "correct", "incorrect", "crashed", "correct"]
-        assert runner.servers_started == 2, runner.retired
+        assert runner.servers_started == 1, runner.retired  # the kill was refused: the server lived on

@@ -37,9 +37,9 @@ class FakeHooks:
 def simulated_runner():
     import torch
 
-    return types.SimpleNamespace(config={"timing": "simulated"}, base_seed=7, hooks=FakeHooks(),
-                                 reference=lambda x: x + 1,
-                                 inputs=lambda seed: ([torch.full((2,), float(seed))], None))
+    batch = types.SimpleNamespace(fresh_inputs=lambda: [torch.full((2,), 7.0)])
+    return types.SimpleNamespace(config={"timing": "simulated"}, hooks=FakeHooks(), reference=lambda x: x + 1,
+                                 batch=lambda: batch)
 
 
 def test_simulated_timing_uses_the_checked_trials_and_the_runner_side_baseline():

@@ -1,0 +1,137 @@
+"""Confinement of the solution's worker: it may not signal, trace or re-prioritise any other process.
+
+Before any solution code runs, the solution worker drops every capability, sets no_new_privs and installs
+a seccomp filter (kept by its threads and children) that refuses with EPERM: ptrace, process_vm_readv and
+process_vm_writev, process_madvise, kcmp, pidfd_getfd, pidfd_send_signal, tkill and the NUMA page movers;
+kill, tgkill and rt_(tg)sigqueueinfo aimed at any process but itself (so not its group, not -1);
+scheduler, priority, I/O-priority and rlimit changes of other processes; and signal delivery set up
+through F_SETOWN / F_SETOWN_EX, FIOSETOWN or SIOCSPGRP. The runner and the reference worker are not
+dumpable, so without capabilities their /proc/<pid>/mem and fds stay closed to it as well.
+
+Why a filter and not a pid namespace or another uid: on this machine a nested user+pid namespace works in
+bubblewrap and in the unshare fallback, but Docker's default seccomp profile refuses ``unshare``, and no
+backend maps a second uid for the job; a seccomp filter can be installed by an unprivileged process
+under all three (checked with a probe in each). The filter knows x86_64 and aarch64 syscall numbers
+(from the kernel's uapi headers); elsewhere :func:`confine` reports that it could not apply it.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import os
+import platform
+from typing import Any
+
+PR_SET_NO_NEW_PRIVS = 38
+SECCOMP_SET_MODE_FILTER = 1
+SECCOMP_FILTER_FLAG_TSYNC = 1
+RET_ALLOW = 0x7FFF0000
+RET_EPERM = 0x00050000 | errno.EPERM
+LD_ABS, JEQ, JGE, RET = 0x20, 0x15, 0x35, 0x06
+F_SETOWN, F_SETOWN_EX, FIOSETOWN, SIOCSPGRP = 8, 15, 0x8901, 0x8902
+PRIO_PROCESS, IOPRIO_WHO_PROCESS = 0, 1
+
+ARCHES = {
+    "x86_64": {"audit": 0xC000003E, "seccomp": 317, "x32": True, "nr": {
+        "kill": 62, "tkill": 200, "tgkill": 234, "rt_sigqueueinfo": 129, "rt_tgsigqueueinfo": 297,
+        "pidfd_send_signal": 424, "pidfd_getfd": 438, "ptrace": 101, "process_vm_readv": 310,
+        "process_vm_writev": 311, "process_madvise": 440, "kcmp": 312, "migrate_pages": 256, "move_pages": 279,
+        "fcntl": 72, "ioctl": 16, "setpriority": 141, "sched_setparam": 142, "sched_setscheduler": 144,
+        "sched_setattr": 314, "prlimit64": 302, "ioprio_set": 251}},
+    "aarch64": {"audit": 0xC00000B7, "seccomp": 277, "x32": False, "nr": {
+        "kill": 129, "tkill": 130, "tgkill": 131, "rt_sigqueueinfo": 138, "rt_tgsigqueueinfo": 240,
+        "pidfd_send_signal": 424, "pidfd_getfd": 438, "ptrace": 117, "process_vm_readv": 270,
+        "process_vm_writev": 271, "process_madvise": 440, "kcmp": 272, "migrate_pages": 238, "move_pages": 239,
+        "fcntl": 25, "ioctl": 29, "setpriority": 140, "sched_setparam": 118, "sched_setscheduler": 119,
+        "sched_setattr": 274, "prlimit64": 261, "ioprio_set": 30}},
+}
+DENIED = ("ptrace", "process_vm_readv", "process_vm_writev", "process_madvise", "kcmp", "pidfd_getfd",
+          "pidfd_send_signal", "tkill", "migrate_pages", "move_pages")
+SELF_ONLY = {  # syscall: (argument holding the pid, 0 also means "myself", required value of argument 0)
+    "kill": (0, False, None), "tgkill": (0, False, None), "rt_sigqueueinfo": (0, False, None),
+    "rt_tgsigqueueinfo": (0, False, None), "prlimit64": (0, True, None), "sched_setparam": (0, True, None),
+    "sched_setscheduler": (0, True, None), "sched_setattr": (0, True, None),
+    "setpriority": (1, True, PRIO_PROCESS), "ioprio_set": (1, True, IOPRIO_WHO_PROCESS),
+}
+DENIED_COMMANDS = {"fcntl": (F_SETOWN, F_SETOWN_EX), "ioctl": (FIOSETOWN, SIOCSPGRP)}
+
+
+class _Insn(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_ushort), ("jt", ctypes.c_ubyte), ("jf", ctypes.c_ubyte), ("k", ctypes.c_uint)]
+
+
+class _Prog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(_Insn))]
+
+
+def _arg(index: int) -> int:
+    """Offset of the low 32 bits of syscall argument ``index`` in struct seccomp_data (little-endian)."""
+    return 16 + 8 * index
+
+
+def program(arch: dict[str, Any], pid: int) -> list[tuple[int, int, str | int, str | int]]:
+    """The filter as (code, k, jump-if-true, jump-if-false); jumps are labels or 0 (fall through)."""
+    nr = arch["nr"]
+    code: list = [(LD_ABS, 4, 0, 0), (JEQ, arch["audit"], 0, "deny"), (LD_ABS, 0, 0, 0)]
+    if arch["x32"]:
+        code.append((JGE, 0x40000000, "deny", 0))
+    code += [(JEQ, nr[name], "deny", 0) for name in DENIED]
+    code += [(JEQ, nr[name], name, 0) for name in (*SELF_ONLY, *DENIED_COMMANDS)]
+    code.append((RET, RET_ALLOW, 0, 0))
+    for name, (index, zero_ok, which) in SELF_ONLY.items():
+        code.append(name)
+        if which is not None:
+            code += [(LD_ABS, _arg(0), 0, 0), (JEQ, which, 0, "deny")]
+        code += [(LD_ABS, _arg(index), 0, 0), (JEQ, pid, "allow", 0)]
+        code += [(JEQ, 0, "allow", "deny")] if zero_ok else [(RET, RET_EPERM, 0, 0)]
+    for name, commands in DENIED_COMMANDS.items():
+        code += [name, (LD_ABS, _arg(1), 0, 0)] + [(JEQ, value, "deny", 0) for value in commands]
+        code.append((RET, RET_ALLOW, 0, 0))
+    return code + ["allow", (RET, RET_ALLOW, 0, 0), "deny", (RET, RET_EPERM, 0, 0)]
+
+
+def assemble(code: list) -> list[tuple[int, int, int, int]]:
+    """Resolve labels into forward jump offsets (code, jt, jf, k)."""
+    labels, position = {}, 0
+    for item in code:
+        if isinstance(item, str):
+            labels[item] = position
+        else:
+            position += 1
+    out: list[tuple[int, int, int, int]] = []
+    for item in code:
+        if isinstance(item, str):
+            continue
+        op, k, jt, jf = item
+        here = len(out) + 1
+        out.append((op, labels[jt] - here if isinstance(jt, str) else jt,
+                    labels[jf] - here if isinstance(jf, str) else jf, k))
+    if any(not 0 <= jump < 256 for _op, jt, jf, _k in out for jump in (jt, jf)):
+        raise ValueError("seccomp program jump out of range")
+    return out
+
+
+def _drop_capabilities(libc: ctypes.CDLL) -> None:
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+    data = (ctypes.c_uint32 * 6)()
+    if libc.capset(header, data) != 0:
+        raise OSError(ctypes.get_errno(), "capset")
+
+
+def confine() -> dict[str, Any]:
+    """Confine this process (see the module docstring); what applied, for the verdict's evidence."""
+    arch = ARCHES.get(platform.machine())
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    _drop_capabilities(libc)
+    if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS)")
+    if arch is None:
+        return {"capabilities": "dropped", "seccomp": f"not applied: no syscall table for {platform.machine()}"}
+    insns = assemble(program(arch, os.getpid()))
+    array = (_Insn * len(insns))(*[_Insn(op, jt, jf, k) for op, jt, jf, k in insns])
+    prog = _Prog(len(insns), array)
+    if libc.syscall(arch["seccomp"], SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, ctypes.byref(prog)) != 0:
+        raise OSError(ctypes.get_errno(), "seccomp(SECCOMP_SET_MODE_FILTER)")
+    return {"capabilities": "dropped", "seccomp": "signals, ptrace and scheduling of other processes refused"}

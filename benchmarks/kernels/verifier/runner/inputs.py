@@ -1,0 +1,148 @@
+"""Input regions: a worker's inputs live in shared memory that the trusted runner can read back itself.
+
+The runner packs each call's fresh inputs into a private buffer, copies that into a memfd region that it
+shares with one worker (the descriptor travels over the worker's socket), and after the call compares
+the region with its private copy: the input-mutation check needs nothing the worker reports. Tensors
+keep their strides when they are dense (e.g. a transposed input); other layouts are packed contiguous.
+Non-tensor inputs (ints, floats, bools, strings) travel in the layout as JSON values.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+from typing import Any
+
+import torch
+
+ALIGN = 64
+"""Every tensor starts at a multiple of this many bytes (and the region's size is one)."""
+SCALARS = (bool, int, float, str, type(None))
+
+
+def layout_of(inputs: list[Any]) -> tuple[list[dict[str, Any]], int]:
+    """The slots of ``inputs`` (one per input: a tensor's offset, shape, strides and dtype, or a value) and
+    the region size in bytes; anything else is a TypeError."""
+    slots, offset = [], 0
+    for index, value in enumerate(inputs):
+        if isinstance(value, torch.Tensor):
+            stride = list(value.stride()) if _dense(value) else _contiguous_strides(value.shape)
+            slots.append({"offset": offset, "shape": list(value.shape), "stride": stride,
+                          "dtype": str(value.dtype).removeprefix("torch.")})
+            offset += _aligned(value.numel() * value.element_size())
+        elif isinstance(value, SCALARS):
+            slots.append({"value": value})
+        else:
+            raise TypeError(f"input {index} is a {type(value).__name__}; inputs must be tensors or plain values")
+    return slots, max(offset, ALIGN)
+
+
+def views(buffer: torch.Tensor, slots: list[dict[str, Any]]) -> list[Any]:
+    """The inputs as views into ``buffer`` (a flat uint8 tensor laid out by :func:`layout_of`)."""
+    out = []
+    for slot in slots:
+        if "value" in slot:
+            out.append(slot["value"])
+            continue
+        dtype = getattr(torch, slot["dtype"])
+        size = max(1, _numel(slot["shape"])) * torch.empty((), dtype=dtype).element_size()
+        flat = buffer[slot["offset"]: slot["offset"] + size].view(dtype)
+        out.append(flat.as_strided(slot["shape"], slot["stride"]))
+    return out
+
+
+def pack(inputs: list[Any], slots: list[dict[str, Any]], nbytes: int) -> torch.Tensor:
+    """A private buffer holding ``inputs`` in the layout ``slots`` (padding zeroed)."""
+    buffer = torch.zeros(nbytes, dtype=torch.uint8)
+    for view, value in zip(views(buffer, slots), inputs):
+        if isinstance(value, torch.Tensor):
+            view.copy_(value)
+    return buffer
+
+
+def same_bytes(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Bitwise equality of two equally sized uint8 buffers (NaN payloads included)."""
+    return a.numel() == b.numel() and bool(torch.equal(a.view(torch.int64), b.view(torch.int64)))
+
+
+class Region:
+    """A shared-memory buffer of ``nbytes`` (a memfd mapped here); :meth:`descriptor` is what a worker maps."""
+
+    def __init__(self, nbytes: int) -> None:
+        self.nbytes = nbytes
+        self._fd = os.memfd_create("akinputs", os.MFD_CLOEXEC)
+        os.ftruncate(self._fd, nbytes)
+        self.buffer = map_region(self._fd, nbytes)
+
+    def descriptor(self) -> int:
+        """The memfd (kept open by the region; the channel duplicates it when sending)."""
+        return self._fd
+
+    def close(self) -> None:
+        """Close the descriptor (the mapping goes once no tensor views it any more)."""
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+
+def map_region(fd: int, nbytes: int) -> torch.Tensor:
+    """Map ``nbytes`` of the memfd ``fd`` shared and writable, pages populated; a flat uint8 tensor over it."""
+    mapping = mmap.mmap(fd, nbytes, flags=mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0),
+                        prot=mmap.PROT_READ | mmap.PROT_WRITE)
+    return torch.frombuffer(mapping, dtype=torch.uint8)
+
+
+def overlapping_input(output: torch.Tensor, inputs: list[Any]) -> int | None:
+    """Index of the first input whose storage the output shares or whose bytes it overlaps, else None."""
+    start, end = _span(output)
+    storage = output.untyped_storage().data_ptr()
+    for index, value in enumerate(inputs):
+        if not isinstance(value, torch.Tensor) or value.device != output.device:
+            continue
+        other_start, other_end = _span(value)
+        if value.untyped_storage().data_ptr() == storage or (start < other_end and other_start < end):
+            return index
+    return None
+
+
+def _span(tensor: torch.Tensor) -> tuple[int, int]:
+    """[first, last) byte addresses a tensor's elements occupy (empty for an empty tensor)."""
+    if tensor.numel() == 0:
+        return 0, 0
+    reach = sum((size - 1) * abs(stride) for size, stride in zip(tensor.shape, tensor.stride()))
+    low = sum((size - 1) * stride for size, stride in zip(tensor.shape, tensor.stride()) if stride < 0)
+    first = tensor.data_ptr() + low * tensor.element_size()
+    return first, first + (reach + 1) * tensor.element_size()
+
+
+def _dense(tensor: torch.Tensor) -> bool:
+    """True when the tensor covers exactly ``numel`` elements with non-negative strides (any order)."""
+    if tensor.numel() == 0 or any(s < 0 for s in tensor.stride()):
+        return tensor.numel() == 0 and tensor.is_contiguous()
+    span = 1 + sum((size - 1) * stride for size, stride in zip(tensor.shape, tensor.stride()))
+    dims = sorted((stride, size) for size, stride in zip(tensor.shape, tensor.stride()) if size > 1)
+    expected = 1
+    for stride, size in dims:
+        if stride != expected:
+            return False
+        expected *= size
+    return span == tensor.numel()
+
+
+def _contiguous_strides(shape: torch.Size) -> list[int]:
+    strides, step = [], 1
+    for size in reversed(list(shape)):
+        strides.append(step)
+        step *= max(1, size)
+    return list(reversed(strides))
+
+
+def _numel(shape: list[int]) -> int:
+    count = 1
+    for size in shape:
+        count *= size
+    return count
+
+
+def _aligned(nbytes: int) -> int:
+    return max(ALIGN, -(-nbytes // ALIGN) * ALIGN)

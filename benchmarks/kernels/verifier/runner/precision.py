@@ -1,0 +1,94 @@
+"""The precision check: is the solution's error far above what the reference's own arithmetic makes?
+
+On every correctness trial the runner computes the reference once more in float64 (a copy of the model
+and of the inputs, default dtype float64 while it runs) and measures two relative L1 errors against it:
+the reference's own (its float32 computation) and the solution's. The solution fails when its error
+exceeds ``max(RATIO * reference error, FLOOR * eps)`` (eps of the output dtype). KernelBench refuses
+FP32 -> FP16 downgrades by matching source patterns (``.half()``, ``__half``...); this check measures
+the numbers instead, so it catches a downgrade however it is written (fp16 intermediates in C++, a
+bf16 accumulator in Triton). Timed calls are compared with the reference worker's float32 output; the
+triangle inequality gives their bound: the trial bound plus twice the largest reference error seen.
+
+RATIO and FLOOR were calibrated on the reference solutions of builtin L1/L2 for cpu and npu and on
+deliberately downgraded variants (see ``agent bench verifier --precision``).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import torch
+
+from benchmarks.kernels.verifier.runner.compare import relative_error
+
+RATIO = 64.0
+"""How many times the reference's own float32 error a solution may make."""
+FLOOR = 256.0
+"""Errors below this many eps of the output dtype always pass (exactly rounded references have error 0)."""
+
+
+class PrecisionCheck:
+    """Float64 reference, per-trial errors, and the bound the timed calls must keep."""
+
+    def __init__(self, reference: Any, enabled: bool) -> None:
+        self.reference64, self.skipped = None, "" if enabled else "turned off"
+        if enabled:
+            try:
+                self.reference64 = copy.deepcopy(reference).double()
+            except Exception as error:  # a model that cannot be copied or cast: no float64 reference
+                self.skipped = f"no float64 reference: {type(error).__name__}: {error}"
+        self.reference_errors: list[float] = []
+        self.solution_errors: list[float] = []
+        self.eps = 0.0
+
+    def trial(self, inputs: list[Any], expected: torch.Tensor, output: torch.Tensor) -> str:
+        """The problem with ``output`` on this trial ('' when its precision is fine or the check is skipped)."""
+        if self.skipped or not expected.is_floating_point():
+            return ""
+        truth = self._float64(inputs)
+        if truth is None or truth.shape != expected.shape:
+            return ""
+        self.eps = float(torch.finfo(expected.dtype).eps)
+        reference, solution = relative_error(expected, truth), relative_error(output, truth)
+        self.reference_errors.append(reference)
+        self.solution_errors.append(solution)
+        bound = self.bound(reference)
+        if solution <= bound:
+            return ""
+        return (f"relative error {solution / self.eps:.3g} eps against a float64 reference, where the task's own "
+                f"float32 computation makes {reference / self.eps:.3g} eps (at most {bound / self.eps:.3g} eps "
+                f"allowed): the kernel computes in lower precision than the task (e.g. fp16/bf16 intermediates)")
+
+    def bound(self, reference_error: float) -> float:
+        """The largest relative error a solution may make, given the reference's own."""
+        return max(RATIO * reference_error, FLOOR * self.eps)
+
+    def timed_bound(self) -> float | None:
+        """The bound for a timed output compared with the float32 reference (None: no trial measured one)."""
+        if not self.reference_errors:
+            return None
+        largest = max(self.reference_errors)
+        return self.bound(largest) + 2 * largest
+
+    def evidence(self) -> dict[str, Any]:
+        """Errors in eps of the output dtype, for the verdict."""
+        if self.skipped or not self.reference_errors:
+            return {"skipped": self.skipped or "no floating output"}
+        return {"reference_eps": round(max(self.reference_errors) / self.eps, 3),
+                "solution_eps": round(max(self.solution_errors) / self.eps, 3),
+                "bound_eps": round(self.bound(max(self.reference_errors)) / self.eps, 3)}
+
+    def _float64(self, inputs: list[Any]) -> torch.Tensor | None:
+        wide = [x.double() if isinstance(x, torch.Tensor) and x.is_floating_point() else x for x in inputs]
+        previous = torch.get_default_dtype()
+        torch.set_default_dtype(torch.float64)
+        try:
+            with torch.no_grad():
+                truth = self.reference64(*wide)
+        except Exception as error:
+            self.skipped = f"the float64 reference failed: {type(error).__name__}: {error}"
+            return None
+        finally:
+            torch.set_default_dtype(previous)
+        return truth.double().cpu() if isinstance(truth, torch.Tensor) else None

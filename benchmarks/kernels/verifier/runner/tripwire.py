@@ -1,0 +1,109 @@
+"""The runtime tripwire: which ATen operators the solution's own code ran during ``forward``.
+
+A ``TorchDispatchMode`` sees every ATen call that reaches the dispatcher, from Python or from C++ (an
+extension calling ``at::relu`` shows up too). Each call is attributed to the innermost Python frame
+outside torch itself: calls made by trusted code (our packages, e.g. the NPU simulator and the target
+hooks, and Triton's interpreter) are not the solution's. The solution's own calls may only allocate,
+fill an allocation, make views, copy and query metadata (:data:`ALLOWED`); anything else is compute
+done by the framework, which the runner refuses with the operator names and where they were called.
+It traces the untimed correctness calls only (a dispatch mode costs microseconds per operator, which
+would bias the timed calls against the solution).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from collections import Counter
+from typing import Any
+
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+
+ALLOWED = frozenset({
+    # allocation and initialisation of an allocation
+    "empty", "empty_like", "empty_strided", "new_empty", "new_empty_strided", "zeros", "zeros_like", "new_zeros",
+    "ones", "ones_like", "new_ones", "full", "full_like", "new_full", "scalar_tensor", "fill_", "zero_", "resize_",
+    # views and aliases
+    "view", "_unsafe_view", "reshape", "_reshape_alias", "as_strided", "as_strided_", "t", "transpose", "permute",
+    "expand", "expand_as", "squeeze", "unsqueeze", "select", "slice", "narrow", "split", "split_with_sizes",
+    "chunk", "unbind", "alias", "detach", "lift_fresh", "view_as", "flatten", "unflatten", "movedim", "diagonal",
+    "unfold", "view_as_real", "view_as_complex", "real", "imag", "contiguous",
+    # copies (a dtype-changing copy is judged by the precision check)
+    "copy_", "clone", "_to_copy", "to", "_copy_from", "_copy_from_and_resize",
+    # metadata and scalar reads
+    "sym_size", "sym_stride", "sym_numel", "sym_storage_offset", "is_contiguous", "_local_scalar_dense",
+    "is_same_size", "is_nonzero", "dim", "size", "stride", "numel",
+})
+MAX_SITES = 8
+
+
+def trusted_roots() -> tuple[str, ...]:
+    """Folders whose code is ours or the toolchain's (the snapshot's packages, Triton)."""
+    roots = []
+    for name in ("sandboxes", "benchmarks", "triton"):
+        spec = importlib.util.find_spec(name)
+        roots += [os.path.realpath(path) + os.sep for path in (spec.submodule_search_locations or [])] if spec else []
+    return tuple(roots)
+
+
+class Tripwire(TorchDispatchMode):
+    """Counts the solution's ATen calls by operator, and where the forbidden ones came from."""
+
+    def __init__(self, trusted: tuple[str, ...]) -> None:
+        super().__init__()
+        self.trusted = trusted
+        self.transparent = os.path.realpath(os.path.dirname(torch.__file__)) + os.sep
+        self.allowed: Counter[str] = Counter()
+        self.forbidden: Counter[str] = Counter()
+        self.sites: dict[str, str] = {}
+        self._paths: dict[str, str] = {}
+
+    @classmethod
+    def _should_skip_dynamo(cls) -> bool:
+        """No dynamo guard around :meth:`__torch_dispatch__`: it would import torch._dynamo (seconds) on the
+        first traced call, and nothing here is compiled."""
+        return False
+
+    def __torch_dispatch__(self, func: Any, types: Any, args: tuple = (), kwargs: dict | None = None) -> Any:
+        name = func.overloadpacket.__name__
+        site = self._solution_site(sys._getframe(1))
+        if site is not None:
+            if name in ALLOWED:
+                self.allowed[name] += 1
+            else:
+                self.forbidden[name] += 1
+                if name not in self.sites and len(self.sites) < MAX_SITES:
+                    self.sites[name] = site
+        return func(*args, **(kwargs or {}))
+
+    def _solution_site(self, frame: Any) -> str | None:
+        """``file:line`` of the innermost frame outside torch, or None when that frame is trusted code."""
+        while frame is not None:
+            path = self._real(frame.f_code.co_filename)
+            if not path.startswith(self.transparent):
+                if path.startswith(self.trusted):
+                    return None
+                return f"{os.path.basename(path)}:{frame.f_lineno}"
+            frame = frame.f_back
+        return None
+
+    def _real(self, filename: str) -> str:
+        path = self._paths.get(filename)
+        if path is None:
+            path = self._paths[filename] = os.path.realpath(filename) if filename.startswith(os.sep) else filename
+        return path
+
+    def report(self) -> dict[str, Any]:
+        """JSON-able evidence: operator counts (allowed and forbidden) and call sites of the forbidden ones."""
+        return {"allowed": dict(self.allowed), "forbidden": dict(self.forbidden), "sites": dict(self.sites)}
+
+
+def describe(report: dict[str, Any]) -> str:
+    """One line naming the forbidden operators and where they were called ('' when there are none)."""
+    forbidden = report.get("forbidden") or {}
+    sites = report.get("sites") or {}
+    parts = [f"aten.{name} x{count}" + (f" (from {sites[name]})" if name in sites else "")
+             for name, count in sorted(forbidden.items(), key=lambda item: -item[1])]
+    return ", ".join(parts)

@@ -1,0 +1,65 @@
+"""Input regions: layout, packing, a shared mapping the runner reads back, and output aliasing."""
+
+import os
+
+import pytest
+import torch
+
+from benchmarks.kernels.verifier.runner.inputs import (ALIGN, Region, layout_of, map_region, overlapping_input, pack,
+                                                       same_bytes, views)
+
+
+def sample_inputs():
+    return [torch.randn(3, 5), torch.randn(7, 4).t(), torch.randn(9)[::3], torch.arange(6), 2.5, "mean"]
+
+
+def test_layout_keeps_dense_strides_packs_the_rest_and_passes_values():
+    slots, nbytes = layout_of(sample_inputs())
+    assert slots[1]["stride"] == [1, 4] and slots[2]["stride"] == [1]  # transposed kept, gappy slice packed
+    assert slots[4] == {"value": 2.5} and slots[5] == {"value": "mean"}
+    assert all(slot["offset"] % ALIGN == 0 for slot in slots[:4]) and nbytes % ALIGN == 0
+
+
+def test_views_of_a_packed_buffer_equal_the_inputs():
+    inputs = sample_inputs()
+    slots, nbytes = layout_of(inputs)
+    for view, value in zip(views(pack(inputs, slots, nbytes), slots), inputs):
+        assert torch.equal(view, value) if isinstance(value, torch.Tensor) else view == value
+
+
+def test_anything_but_tensors_and_plain_values_is_refused():
+    with pytest.raises(TypeError, match="input 1 is a dict"):
+        layout_of([torch.zeros(1), {"a": 1}])
+
+
+def test_a_second_mapping_of_the_region_sees_writes_and_mutations_are_found():
+    inputs = sample_inputs()
+    slots, nbytes = layout_of(inputs)
+    private = pack(inputs, slots, nbytes)
+    region = Region(nbytes)
+    other = map_region(os.dup(region.descriptor()), nbytes)  # what a worker maps
+    region.close()
+    region.buffer.copy_(private)
+    assert same_bytes(other, private)
+    views(other, slots)[0][1, 2] += 1.0
+    assert not same_bytes(region.buffer, private)
+
+
+def test_nan_payloads_count_as_bytes():
+    a = torch.full((16,), float("nan")).view(torch.uint8)
+    b = a.clone()
+    assert same_bytes(a, b)
+    b.view(torch.int32)[3] ^= 1  # a different NaN
+    assert not same_bytes(a, b)
+
+
+@pytest.mark.parametrize("make", [lambda x: x.t(), lambda x: x.expand(2, 4, 4), lambda x: x[1:, :2],
+                                  lambda x: x.as_strided((2, 2), (1, 4), 3), lambda x: x])
+def test_views_of_an_input_overlap_it(make):
+    x = torch.randn(4, 4)
+    assert overlapping_input(make(x), [3, x]) == 1
+
+
+def test_a_fresh_tensor_does_not_overlap():
+    x = torch.randn(4, 4)
+    assert overlapping_input(x.clone(), [x]) is None and overlapping_input(torch.empty(0), [x]) is None
