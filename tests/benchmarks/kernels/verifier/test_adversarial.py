@@ -1,7 +1,10 @@
-"""Every file of builtin:adversarial is refused with the reason its docstring names (``expect: STATUS TEXT``).
+"""Every file of builtin:adversarial is refused with the reason its docstring names
+(``expect: STATUS TEXT``; for a rejection TEXT is the rule, then words the reason must contain).
 
-The statically caught hacks cost nothing; the others run in the real sandbox against a small ReLU
-task (same interface as L1/relu) and must be caught by the trusted runner.
+The statically caught hacks cost nothing; native ones are refused by the build's symbol check; the
+others run in the real sandbox against a small ReLU task (same interface as L1/relu) and must be
+caught by the trusted runner. The gpu and npu folders hold the hacks of those targets' own kernel
+languages; the cpu set's Python hacks are refused on every target.
 """
 
 import re
@@ -12,8 +15,21 @@ from benchmarks.kernels.verifier.harness import evaluate
 from benchmarks.kernels.verifier.runner.persistent import VerifierPool
 from benchmarks.kernels.verifier.static_checks import check_solution
 from benchmarks.kernels.suite import SOLUTIONS_ROOT
+from sandboxes.targets.gpu import GpuTarget
+from sandboxes.targets.npu.target import NpuTarget
 
-FILES = sorted((SOLUTIONS_ROOT / "adversarial").glob("*.py"))
+FOLDER = SOLUTIONS_ROOT / "adversarial"
+FILES = sorted(FOLDER.glob("*.py"))
+TARGET_FILES = sorted(FOLDER.glob("*/*.py"))
+CLASSES = {
+    "module-level alias": "alias_module", "__init__ alias": "alias_init", "nn.Module member": "module_member",
+    "tensor methods and dunders": "tensor_", "renamed builtins": "renamed_", "rebound-name arithmetic": "rebound_",
+    "torch's re-exported modules": "torch_reexport_", "C++ namespace alias": "native_(namespace|using|macro_namespace)",
+    "macro token pasting": "native_macro", "inline assembly": "native_(inline_)?asm",
+    "threads, syscalls, files, signals from C++": "native_(pthread|kill|fopen|ptrace|burner)",
+    "npu kernel bodies": "npu_", "triton kernel bodies": "triton_",
+}
+"""The classes of issue 16's static hacks, each with at least three differently written solutions."""
 
 
 def expectation(path):
@@ -25,20 +41,50 @@ def statically_caught(path) -> bool:
     return bool(check_solution(path.read_text()))
 
 
+def assert_rejected_for(reason: str, text: str) -> None:
+    rule, *words = text.split()
+    assert f"[{rule}]" in reason and all(word in reason for word in words), reason
+
+
 def test_the_set_covers_the_issue_list():
     names = {p.stem.split("__")[2] for p in FILES}
     assert {"calls_reference_op", "cached_output", "mutates_inputs", "try_except_fallback", "monkeypatch_timer",
             "thread", "extra_stream", "constant_output", "uninitialised_buffer", "lazy_tensor", "fake_score_line",
             "early_exit"} <= names
-    assert len(FILES) >= 20
+    names |= {p.stem.split("__")[2] for p in TARGET_FILES}
+    counts = {label: sum(bool(re.match(prefix, name)) for name in names) for label, prefix in CLASSES.items()}
+    assert min(counts.values()) >= 3, counts
 
 
 @pytest.mark.parametrize("path", [p for p in FILES if statically_caught(p)], ids=lambda p: p.stem)
 def test_static_hacks_are_rejected_by_rule(path, tiny_relu, cpu_target):
-    status, rule = expectation(path)
+    status, text = expectation(path)
     result = evaluate(tiny_relu, path.read_text(), cpu_target)
     assert (result.status.value, status) == ("rejected", "rejected")
-    assert f"[{rule}]" in result.reason
+    assert result.reason.startswith("static checks failed")
+    assert_rejected_for(result.reason, text)
+
+
+@pytest.mark.parametrize("target", [NpuTarget(), GpuTarget()], ids=lambda t: t.name)
+def test_python_hacks_are_refused_on_every_target(target):
+    portable = [p for p in FILES if statically_caught(p) and "native" not in p.read_text()]
+    for path in portable:
+        assert_rejected_for("\n".join(map(str, check_solution(path.read_text(), target))), expectation(path)[1])
+    assert len(portable) >= 25
+
+
+@pytest.mark.parametrize("path", [p for p in TARGET_FILES if statically_caught(p)], ids=lambda p: p.stem)
+def test_kernel_language_hacks_are_rejected_on_their_target(path):
+    target = {"npu": NpuTarget, "gpu": GpuTarget}[path.parent.name]()
+    assert_rejected_for("\n".join(map(str, check_solution(path.read_text(), target))), expectation(path)[1])
+
+
+@pytest.mark.slow
+def test_cuda_compile_only_check_refuses_aten_through_a_namespace_alias(tiny_relu, sandbox, cpu_target):
+    path = FOLDER / "gpu" / "L1__relu__cuda_namespace_alias.py"
+    result = evaluate(tiny_relu, path.read_text(), GpuTarget(cpu_target.builder.cache), sandbox=sandbox)
+    assert result.status.value == "rejected" and "native check failed" in result.reason
+    assert_rejected_for(result.reason, expectation(path)[1])
 
 
 @pytest.fixture(scope="module")
@@ -57,4 +103,6 @@ def test_runtime_hacks_are_caught_by_the_trusted_runner(path, mode, tiny_relu, c
     result = evaluate(tiny_relu, path.read_text(), cpu_target, sandbox=sandbox, config=quick, runner=runner)
     assert result.status.value == status, result.reason
     assert re.search(text.replace(" ", ".*"), result.reason), result.reason
+    if text.startswith("native_"):
+        assert "native check failed" in result.reason
     assert not result.correct and result.speedup is None
