@@ -95,6 +95,10 @@ class KernelEnv:
             return {**cached, "cached": True}
         result = evaluate(task, source, self.target, sandbox=self.sandbox, config=self.evaluation,
                           runner=self.verifiers)
+        if result.status is Status.SANDBOX_ERROR:  # not the kernel's doing: stop before it is counted or learnt
+            raise UserError(f"the sandbox failed while verifying {task.qualified_name}: {result.reason}; this "
+                            "attempt is not counted, learnt from or rewarded. Fix the sandbox (agent doctor), then "
+                            "continue with: agent runs resume RUN_ID")
         outcome = verdict(result)
         with self._lock:
             self._cache[key] = outcome

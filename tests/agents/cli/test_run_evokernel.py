@@ -19,3 +19,24 @@ def test_a_sandbox_that_cannot_run_a_trivial_job_stops_the_run_before_its_first_
     assert result.code == 2 and not (isolated_agent_env / "runs").exists()
     error, = [line for line in result.err.splitlines() if line.startswith("error:")]
     assert "sandbox cannot run a trivial job" in error and "fix: install bubblewrap" in error
+
+
+def test_a_sandbox_that_fails_during_the_run_stops_it_and_nothing_is_learnt(agent_cli, isolated_agent_env, monkeypatch):
+    import sqlite3
+
+    import sandboxes.select as select
+    from tests.agents.evokernel.test_env import SpawnFails
+
+    monkeypatch.setenv("AGENT_SANDBOX", "local")
+    broken = SpawnFails(select.get_sandbox("local"))
+    monkeypatch.setattr(select, "_cached", lambda name: broken)
+    memory = isolated_agent_env / "memory.sqlite"
+    result = agent_cli("run", "evokernel", "--target", "npu", "--tasks", "builtin:L1:relu", "--budget", "2",
+                       "--memory", str(memory))
+    assert result.code == 2, result.err
+    error, = [line for line in result.err.splitlines() if line.startswith("error:")]
+    assert "sandbox failed while verifying L1/relu" in error and "agent runs resume" in error
+    with sqlite3.connect(memory) as db:
+        learnt = db.execute("SELECT count(*) FROM entries WHERE kind IN ('experience', 'trace')").fetchone()[0]
+        rewarded = db.execute("SELECT count(*) FROM applied").fetchone()[0]
+    assert learnt == 0 and rewarded == 0

@@ -31,3 +31,38 @@ def test_consecutive_candidates_share_one_server_until_closed(small_tasks):
         env.close()
     assert env.verifiers.servers_started == 1 and not env.verifiers.running
     assert KernelEnv(CpuTarget(), config, persistent=False).verifiers is None
+
+
+class SpawnFails:
+    """A sandbox whose backend breaks after it proved itself: every long-lived runner fails to start."""
+
+    name = "local"
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    def run(self, *args, **kwargs):
+        return self.inner.run(*args, **kwargs)
+
+    def spawn(self, *args, **kwargs):
+        raise OSError("the container engine went away")
+
+
+def test_a_sandbox_failure_stops_verification_instead_of_counting_as_a_wrong_kernel(small_tasks):
+    import pytest
+
+    from benchmarks.kernels.verifier.harness import evaluate
+    from benchmarks.kernels.verifier.result import Status
+    from benchmarks.kernels.verifier.runner.persistent import PersistentRunner
+    from sandboxes.errors import UserError
+
+    task = next(t for t in load_tasks(str(small_tasks)) if t.name == "relu")
+    broken, unchecked = SpawnFails(get_sandbox("local")), EvalConfig(static_checks=False)
+    result = evaluate(task, SOLUTION.format(n=0), CpuTarget(), sandbox=broken, config=unchecked,
+                      runner=PersistentRunner())
+    assert result.status is Status.SANDBOX_ERROR and "container engine went away" in result.reason
+    env = KernelEnv(CpuTarget(), unchecked, sandbox=broken)
+    with pytest.raises(UserError, match="sandbox failed while verifying .*not counted, learnt from or rewarded"):
+        env.verify(task, SOLUTION.format(n=1))
+    assert env._cache == {}
+    env.close()

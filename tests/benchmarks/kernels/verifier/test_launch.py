@@ -30,3 +30,14 @@ def test_no_verdict_becomes_timeout_oom_or_crash():
     crash = parse_verdict(RunResult(1, "", "Traceback: boom"), "n", config)
     assert crash["status"] == "crashed" and "boom" in crash["reason"]
     assert parse_verdict(RunResult(0, line("other", {"status": "correct"}), ""), "n", config)["status"] == "crashed"
+
+
+def test_a_runner_the_sandbox_could_not_start_is_a_sandbox_error_not_a_crash():
+    config = EvalConfig()
+    hidden_venv = RunResult(127, "", "unshare: failed to execute /tmp/venv/bin/python3: No such file or directory")
+    verdict = parse_verdict(hidden_venv, "n", config)
+    assert verdict["status"] == "sandbox_error" and "failed to execute /tmp/venv/bin/python3" in verdict["reason"]
+    lost = RunResult(0, line("n", {"status": "correct"}), "", sandbox_error="the container runner died")
+    assert parse_verdict(lost, "n", config) == {"status": "sandbox_error", "stage": "sandbox",
+                                               "reason": "the container runner died"}
+    assert parse_verdict(RunResult(127, "started, then exited 127", ""), "n", config)["status"] == "crashed"
