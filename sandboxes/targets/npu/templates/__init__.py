@@ -82,13 +82,13 @@ TEMPLATES = {
         KernelTemplate("channel", "per-channel affine maps over NCHW planes: batch norm (running statistics), "
                        "group norm (two passes), with fused element-wise stages", ("batch_norm", "group_norm"), VECTOR_SPACE, VECTOR_DEFAULTS),
         KernelTemplate("window", "pooling and depthwise convolution over NCHW planes: bands with halo rows in "
-                       "UB, Gather for the window taps", ("avg_pool2d", "max_pool2d", "depthwise_conv2d"),
+                       "UB, Gather for the window taps", ("avg_pool2d", "max_pool2d", "depthwise_conv2d", "avg_pool1d", "max_pool1d", "depthwise_conv1d"),
                        VECTOR_SPACE, {**VECTOR_DEFAULTS, "TILE_LENGTH": 2048}),
         KernelTemplate("transpose", "materialised transpose of the last two dimensions: strided tile loads, "
                        "Gather through an offset table, strided stores", ("transpose",), TRANSPOSE_SPACE,
                        {"TILE_ROWS": 64, "TILE_COLS": 64, "BUFFER_NUM": 2, "BLOCK_DIM": 48}),
         KernelTemplate("conv2d", "2-D convolution: img2col on the vector cores, a cube matmul per image, "
-                       "a per-channel epilogue (bias, fused batch/group norm and stages)", ("conv2d",), MIXED_SPACE,
+                       "a per-channel epilogue (bias, fused batch/group norm and stages)", ("conv2d", "conv1d"), MIXED_SPACE,
                        {"TILE_LENGTH": 2048, "BASE_M": 64, "BASE_N": 128, "BASE_K": 64, "BUFFER_NUM": 2,
                         "BLOCK_DIM": 24}),
         KernelTemplate("epilogue", "a bias broadcast over the rows plus fused element-wise stages, one UB pass",

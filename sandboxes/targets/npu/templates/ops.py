@@ -151,7 +151,11 @@ class OpSpec:
         return {}
 
     def _window_values(self) -> dict[str, str]:
-        return {key.upper(): str(self.attrs[key]) for key in ("kh", "kw", "stride", "pad")}
+        """Window shape, stride, padding (``pad`` for both sides or ``pad_h``/``pad_w``) and dilation."""
+        attrs = self.attrs
+        return {"KH": str(attrs["kh"]), "KW": str(attrs["kw"]), "STRIDE": str(attrs["stride"]),
+                "PAD_H": str(attrs.get("pad_h", attrs.get("pad", 0))), "PAD_W": str(attrs.get("pad_w", attrs.get("pad", 0))),
+                "DIL_H": str(attrs.get("dil_h", 1)), "DIL_W": str(attrs.get("dil_w", 1))}
 
     def _channel_values(self, affine: str) -> dict[str, str]:
         stages = self.attrs.get("stages", [])

@@ -16,7 +16,8 @@ BUFFER_NUM = ${BUFFER_NUM}
 """Buffers of every queue of the three kernels."""
 BLOCK_DIM = ${BLOCK_DIM}
 """Blocks of every launch (cube blocks beyond the AIC cores queue behind them)."""
-KH, KW, STRIDE, PAD = ${KH}, ${KW}, ${STRIDE}, ${PAD}
+KH, KW, STRIDE = ${KH}, ${KW}, ${STRIDE}
+PAD_H, PAD_W, DIL_H, DIL_W = ${PAD_H}, ${PAD_W}, ${DIL_H}, ${DIL_W}
 WINDOW = "img2col"
 '''
 
@@ -24,7 +25,10 @@ BODY = r'''
 
 def run_conv2d(x, weight, bias=None, norm_weight=None, norm_bias=None, mean=None, var=None):
     """Host side: NCHW convolution as img2col, weight (Cout x Cin*KH*KW) @ col per image, then the
-    per-channel epilogue: the bias, and the fused norm (its parameters) and stages."""
+    per-channel epilogue: the bias, and the fused norm (its parameters) and stages; NCL x (conv1d) runs as
+    N x C x 1 x L."""
+    if x.dim() == 3:
+        return run_conv2d(x.unsqueeze(2), weight, bias, norm_weight, norm_bias, mean, var).squeeze(2)
     col = run_window(x)
     n, k, oh, ow = col.shape
     cout = weight.shape[0]

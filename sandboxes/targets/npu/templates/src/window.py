@@ -10,7 +10,9 @@ BLOCK_DIM = ${BLOCK_DIM}
 """Cores; (plane, band) units are split over them."""
 WINDOW = "${WINDOW}"
 """avg, max, depthwise (per-channel weights) or img2col (every tap of every channel, for conv2d)."""
-KH, KW, STRIDE, PAD = ${KH}, ${KW}, ${STRIDE}, ${PAD}
+KH, KW, STRIDE = ${KH}, ${KW}, ${STRIDE}
+PAD_H, PAD_W, DIL_H, DIL_W = ${PAD_H}, ${PAD_W}, ${DIL_H}, ${DIL_W}
+"""Zero (or -inf) padding rows and columns, and the spacing of the taps (dilation)."""
 '''
 
 BODY = r'''
@@ -46,7 +48,7 @@ class WindowKernel:
         self.bands = CeilDiv(tiling.oh, tiling.rows)
         unit0, self.units = BlockSpan(tiling.planes * self.bands)
         self.unit0 = unit0
-        self.in_rows = (tiling.rows - 1) * STRIDE + KH
+        self.in_rows = (tiling.rows - 1) * STRIDE + (KH - 1) * DIL_H + 1
         self.gather_rows = self.in_rows if STRIDE == 1 else tiling.rows
         self.pipe = TPipe()
         self.inQueue, self.outQueue = TQue(TPosition.VECIN), TQue(TPosition.VECOUT)
@@ -105,8 +107,8 @@ class WindowKernel:
         t = self.t
         plane, oh0, rows = self.Geometry(unit)
         band = self.inQueue.AllocTensor(self.xGm.dtype)
-        ih0 = oh0 * STRIDE - PAD
-        end = ih0 + (rows - 1) * STRIDE + KH
+        ih0 = oh0 * STRIDE - PAD_H
+        end = ih0 + (rows - 1) * STRIDE + (KH - 1) * DIL_H + 1
         first, last = max(ih0, 0), min(end, t.h)
         if first > ih0:
             Duplicate(band, FILL, self.lead + (first - ih0) * self.pitch)
@@ -130,12 +132,13 @@ class WindowKernel:
         weights = (plane % self.t.channels) * KH * KW
         for kw in range(KW):
             if STRIDE == 1:
-                self.ColumnTaps(taps, band, kw == PAD, (self.lead + kw - PAD) * size, rows + KH - 1,
-                                (rows + KH - 1) * self.owp)
+                span = rows + (KH - 1) * DIL_H
+                self.ColumnTaps(taps, band, kw * DIL_W == PAD_W, (self.lead + kw * DIL_W - PAD_W) * size, span,
+                                span * self.owp)
             for kh in range(KH):
                 if STRIDE != 1:
-                    Gather(taps, band, table, (self.lead + kh * self.pitch + kw - PAD) * size, n)
-                tap = taps[kh * self.owp] if STRIDE == 1 else taps
+                    Gather(taps, band, table, (self.lead + kh * DIL_H * self.pitch + kw * DIL_W - PAD_W) * size, n)
+                tap = taps[kh * DIL_H * self.owp] if STRIDE == 1 else taps
                 self.Combine(acc, tap, n, kh == 0 and kw == 0, weights + kh * KW + kw)
         if WINDOW == "avg":
             Muls(acc, acc, 1.0 / (KH * KW), n)
@@ -179,14 +182,16 @@ class WindowKernel:
             for kh in range(KH if STRIDE != 1 else 1):
                 taps = self.outQueue.AllocTensor(self.xGm.dtype)
                 if STRIDE == 1:
-                    self.ColumnTaps(taps, band, kw == PAD, (self.lead + kw - PAD) * size, rows + KH - 1,
-                                    (rows + KH - 1) * self.owp)
+                    span = rows + (KH - 1) * DIL_H
+                    self.ColumnTaps(taps, band, kw * DIL_W == PAD_W, (self.lead + kw * DIL_W - PAD_W) * size, span,
+                                    span * self.owp)
                 else:
-                    Gather(taps, band, table, (self.lead + kh * self.pitch + kw - PAD) * size, rows * self.owp)
+                    Gather(taps, band, table, (self.lead + kh * DIL_H * self.pitch + kw * DIL_W - PAD_W) * size,
+                           rows * self.owp)
                 self.outQueue.EnQue(taps)
                 taps = self.outQueue.DeQue()
                 for k in (range(KH) if STRIDE == 1 else [kh]):
-                    tap = taps[k * self.owp] if STRIDE == 1 else taps
+                    tap = taps[k * DIL_H * self.owp] if STRIDE == 1 else taps
                     row = (plane * KH * KW + k * KW + kw) * ohw + oh0 * self.t.ow
                     self.Store(self.yGm[row], tap, rows, rows * self.t.ow)
                 self.outQueue.FreeTensor(taps)
@@ -214,12 +219,13 @@ def window_tiling(x):
     """Output height and width and the tiling of NCHW input x for this window; bands are shortened until
     the kernel's buffers (as WindowKernel allocates them) fit in UB."""
     n, c, h, w = x.shape
-    oh, ow = (h + 2 * PAD - KH) // STRIDE + 1, (w + 2 * PAD - KW) // STRIDE + 1
+    oh = (h + 2 * PAD_H - DIL_H * (KH - 1) - 1) // STRIDE + 1
+    ow = (w + 2 * PAD_W - DIL_W * (KW - 1) - 1) // STRIDE + 1
     size, lead, owp, pitch = sizeof(x.dtype), AlignedCount(1, x.dtype), AlignedCount(ow, x.dtype), AlignedCount(w, x.dtype)
     weights = AlignedCount(c * KH * KW, x.dtype) * size if WINDOW == "depthwise" else 0
     rows = max(1, min(oh, TILE_LENGTH // owp))
     while rows > 1:
-        in_rows = (rows - 1) * STRIDE + KH
+        in_rows = (rows - 1) * STRIDE + (KH - 1) * DIL_H + 1
         gather = in_rows if STRIDE == 1 else rows
         band = (lead + in_rows * (pitch + lead) + lead * STRIDE) * size
         out = (gather if WINDOW == "img2col" else rows) * owp * size
@@ -231,7 +237,10 @@ def window_tiling(x):
 
 
 def run_window(x, weight=None):
-    """Host side: the window operator over NCHW x (weight: depthwise filters, C x 1 x KH x KW)."""
+    """Host side: the window operator over NCHW x, or NCL x as N x C x 1 x L (weight: depthwise filters,
+    C x 1 x KH x KW)."""
+    if x.dim() == 3:
+        return run_window(x.unsqueeze(2), weight).squeeze(2)
     x = x.contiguous()
     oh, ow, tiling = window_tiling(x)
     taps = KH * KW if WINDOW == "img2col" else 1

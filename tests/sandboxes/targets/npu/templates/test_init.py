@@ -105,6 +105,28 @@ WINDOWS = [("avg_pool2d", (3, 1, 1), lambda x, w: F.avg_pool2d(x, 3, 1, 1)),
            ("depthwise_conv2d", (3, 1, 1), lambda x, w: F.conv2d(x, w, padding=1, groups=3))]
 
 
+DILATED = [("max_pool2d", {"kh": 1, "kw": 4, "stride": 1, "pad_h": 0, "pad_w": 2, "dil_h": 1, "dil_w": 3},
+            lambda x: F.max_pool1d(x[:, :, 0], 4, 1, 2, dilation=3).unsqueeze(2), (2, 3, 1, 50)),
+           ("max_pool2d", {"kh": 3, "kw": 2, "stride": 2, "pad_h": 1, "pad_w": 1, "dil_h": 2, "dil_w": 2},
+            lambda x: F.max_pool2d(x, (3, 2), 2, 1, dilation=2), (2, 3, 13, 21))]
+
+
+@pytest.mark.parametrize("op,attrs,fn,shape", DILATED)
+def test_dilated_windows_with_padding_per_axis(op, attrs, fn, shape):
+    module = load(render_kernel(OpSpec(op, "window", ["x"], attrs), {"TILE_LENGTH": 64, "BLOCK_DIM": 5}))
+    x = torch.randn(*shape)
+    torch.testing.assert_close(module.run_window(x), fn(x))
+
+
+def test_conv1d_runs_as_a_window_one_row_high():
+    spec = OpSpec("conv1d", "conv2d", ["x", "w"], {"kh": 1, "kw": 3, "stride": 3, "pad_h": 0, "pad_w": 1,
+                                                   "dil_h": 1, "dil_w": 4})
+    module = load(render_kernel(spec, {"TILE_LENGTH": 1024}))
+    x, w = torch.randn(2, 5, 70), torch.randn(6, 5, 3)
+    torch.testing.assert_close(module.run_conv2d(x, w), F.conv1d(x, w, stride=3, padding=1, dilation=4),
+                               atol=1e-4, rtol=1e-4)
+
+
 @pytest.mark.parametrize("op,window,fn", WINDOWS)
 def test_window_operators_with_ragged_bands_and_padding(op, window, fn):
     size, stride, pad = window

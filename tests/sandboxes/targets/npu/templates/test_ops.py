@@ -28,6 +28,10 @@ def test_template_values_fill_the_family_placeholders():
     assert values["MODE"] == "layer" and values["PROLOGUE_CODE"].strip() == "Add(x, x, r, n)"
     assert "Relu(y, x, n)" in values["COMPUTE"] and values["STAGES"] == "True"
     window = OpSpec("max_pool2d", "window", ["x"], {"kh": 2, "kw": 2, "stride": 2, "pad": 0}).template_values()
-    assert window == {"KH": "2", "KW": "2", "STRIDE": "2", "PAD": "0", "WINDOW": "max"}
+    assert window == {"KH": "2", "KW": "2", "STRIDE": "2", "PAD_H": "0", "PAD_W": "0", "DIL_H": "1", "DIL_W": "1",
+                      "WINDOW": "max"}
+    dilated = OpSpec("conv1d", "conv2d", ["x", "w"], {"kh": 1, "kw": 3, "stride": 3, "pad_h": 0, "pad_w": 2,
+                                                      "dil_h": 1, "dil_w": 4}).template_values()
+    assert (dilated["PAD_H"], dilated["PAD_W"], dilated["DIL_W"]) == ("0", "2", "4")
     assert OpSpec("min_rows", "row_reduce", ["x"]).template_values() == {"REDUCE": "min"}
     assert all(code.strip() for _, code in ELEMENTWISE.values())

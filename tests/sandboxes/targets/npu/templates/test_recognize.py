@@ -101,15 +101,23 @@ def test_row_ops_full_reductions_transpose_and_folded_casts():
 def test_nchw_layers_and_pools():
     x = torch.randn(2, 4, 8, 8)
     conv, found = ops(Lambda(nn.Conv2d(4, 6, 3, padding=1)), x)
-    assert found == [("conv2d", {"kh": 3, "kw": 3, "stride": 1, "pad": 1})]
+    assert found == [("conv2d", {"kh": 3, "kw": 3, "stride": 1, "pad_h": 1, "pad_w": 1, "dil_h": 1, "dil_w": 1})]
     assert conv.ops[0][1].args == ["x", "self.fn.weight", "self.fn.bias"]
     assert ops(Lambda(nn.Conv2d(4, 4, 3, groups=4, bias=False)), x)[1][0][0] == "depthwise_conv2d"
     assert ops(Lambda(nn.Linear(8, 3)), torch.randn(5, 8))[1] == [("linear", {})]
     assert ops(Lambda(nn.BatchNorm2d(4).eval()), x)[1] == [("batch_norm", {"eps": 1e-5})]
     assert ops(Lambda(nn.GroupNorm(2, 4)), x)[1] == [("group_norm", {"eps": 1e-5, "groups": 2})]
     assert ops(Lambda(lambda x: F.max_pool2d(x, 2)), x)[1] == [("max_pool2d", {"kh": 2, "kw": 2, "stride": 2,
-                                                                               "pad": 0})]
+                                                                               "pad_h": 0, "pad_w": 0, "dil_h": 1,
+                                                                               "dil_w": 1})]
     assert ops(Lambda(lambda x: F.avg_pool2d(x, 3, 1, 1)), x)[1][0][0] == "avg_pool2d"
-    for unsupported in (Lambda(nn.BatchNorm2d(4)), Lambda(nn.Conv2d(4, 6, 3, dilation=2)),
+    dilated = ops(Lambda(nn.Conv2d(4, 6, (3, 5), padding=(2, 4), dilation=(2, 3))), x)[1]
+    assert dilated == [("conv2d", {"kh": 3, "kw": 5, "stride": 1, "pad_h": 2, "pad_w": 4, "dil_h": 2, "dil_w": 3})]
+    line = torch.randn(2, 4, 40)
+    assert ops(Lambda(nn.Conv1d(4, 6, 3, stride=2, dilation=2)), line)[1][0][0] == "conv1d"
+    assert ops(Lambda(nn.MaxPool1d(4, 1, 2, dilation=3)), line)[1] == [("max_pool1d", {
+        "kh": 1, "kw": 4, "stride": 1, "pad_h": 0, "pad_w": 2, "dil_h": 1, "dil_w": 3})]
+    for unsupported in (Lambda(nn.BatchNorm2d(4)), Lambda(nn.Conv2d(4, 6, 3, stride=(1, 2))),
+                        Lambda(nn.Conv2d(4, 6, 3, padding=(0, 9))),
                         Lambda(lambda x: F.avg_pool2d(x, 3, 1, 1, count_include_pad=False))):
-        assert ops(unsupported, x)[0].unsupported  # training-mode batch norm, dilation, excluded padding
+        assert ops(unsupported, x)[0].unsupported  # training-mode batch norm, two strides, wide padding, excluded padding
