@@ -84,7 +84,8 @@ def _symbol_message(rule: str, names: list[str]) -> str:
         return (f"native code calls the framework: {shown}; compute in your kernel (allowed from torch: data_ptr, "
                 "sizes and strides, empty/empty_like/zeros, contiguous, TORCH_CHECK)")
     return (f"native code calls {shown}: threads, processes, files, signals, clocks, syscalls and the environment "
-            "are off limits (allowed: libm, memcpy/memset/memmove, malloc/free, the OpenMP runtime, C++ runtime basics)")
+            "are off limits (allowed: libm, memcpy/memset/memmove, malloc/free, the OpenMP runtime, C++ runtime "
+            "basics)")
 
 
 def _rejected(rule: str, message: str, extra: Sequence[str] = ()) -> BuildOutcome:

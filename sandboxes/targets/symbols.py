@@ -40,7 +40,8 @@ STD = re.compile(
     r"runtime_error|length_error|out_of_range|invalid_argument|domain_error|overflow_error|underflow_error|"
     r"range_error|nested_exception|terminate|current_exception|rethrow_exception|__exception_ptr|_Hash_bytes|"
     r"__detail::_Prime_rehash_policy|_Rb_tree_\w+|__cxx11::basic_string|basic_string|__cxx11::basic_ostringstream|"
-    r"__cxx11::basic_stringstream|allocator|__cxx11::basic_istringstream|__cxx11::basic_stringbuf|basic_ostream|ostream|"
+    r"__cxx11::basic_stringstream|allocator|__cxx11::basic_istringstream|__cxx11::basic_stringbuf|"
+    r"basic_ostream|ostream|"
     r"__ostream_insert|operator<<|ios_base|basic_ios|locale|basic_streambuf|__cxx11::to_string|to_string|"
     r"__once_call|__once_callable|__once_proxy)(?!\w).*")
 """libstdc++ pieces plain code uses: exceptions, strings, string streams, hash tables, trees."""
@@ -71,7 +72,8 @@ INLINE_GLUE = re.compile(
 The Python C API cannot be split from the glue by symbol: a callback into Python from C++ is caught at
 run time by the runner's dispatch tripwire, not here."""
 CUDA_LAUNCH = re.compile(
-    r"cudaLaunchKernel\w*|__cudaLaunchKernel\w*|__cudaGetKernel|__cudaPushCallConfiguration|__cudaPopCallConfiguration|__cudaRegister\w+|"
+    r"cudaLaunchKernel\w*|__cudaLaunchKernel\w*|__cudaGetKernel|__cudaPushCallConfiguration|"
+    r"__cudaPopCallConfiguration|__cudaRegister\w+|"
     r"__cudaUnregisterFatBinary|__cudaInitModule|cudaGetLastError|cudaPeekAtLastError|cudaGetErrorString|"
     r"cudaGetErrorName|cudaFuncSetAttribute|cudaFuncGetAttributes|cudaFuncSetCacheConfig|cudaOccupancy\w+|"
     r"cudaGetDevice|cudaGetDeviceProperties\w*|cudaDeviceGetAttribute|cudaMemsetAsync|cudaMemcpyAsync|"

@@ -40,7 +40,8 @@ def test_the_set_has_twenty_solutions_in_three_languages():
 @pytest.mark.slow
 @pytest.mark.parametrize("target_name", ["cpu", "gpu", "npu"])
 def test_every_accepted_solution_is_correct(target_name, cpu_target, sandbox):
-    target = {"cpu": lambda: cpu_target, "gpu": lambda: GpuTarget(cpu_target.builder.cache), "npu": NpuTarget}[target_name]()
+    makers = {"cpu": lambda: cpu_target, "gpu": lambda: GpuTarget(cpu_target.builder.cache), "npu": NpuTarget}
+    target = makers[target_name]()
     pairs = accepted_pairs(target_name)
     with VerifierPool() as pool:
         results = run_pairs(pairs, target, sandbox=sandbox, config=FAST, jobs=default_jobs(), runner=pool)

@@ -4,7 +4,8 @@ import subprocess
 
 from sandboxes.targets.native_check import PROBE_FILES, judge, probe_script, source_problems
 
-GOOD = b'extern "C" void f(float* o, const float* x, long n) {\n#pragma omp parallel for\nfor (long i = 0; i < n; ++i) o[i] = x[i]; }\n'
+GOOD = (b'extern "C" void f(float* o, const float* x, long n) {\n#pragma omp parallel for\n'
+        b'for (long i = 0; i < n; ++i) o[i] = x[i]; }\n')
 
 
 def probe(tmp_path, source: bytes) -> dict[str, bytes]:

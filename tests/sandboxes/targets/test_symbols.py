@@ -4,13 +4,15 @@ import pytest
 
 from sandboxes.targets.symbols import allowed, refused, strip_templates
 
-LOAD_CPP = ["GOMP_parallel", "GOMP_loop_nonmonotonic_dynamic_start", "__gxx_personality_v0", "_ITM_registerTMCloneTable",
-            "__cxa_finalize", "expf", "_ZGVdN8v_expf", "tanhf", "memcpy", "operator new", "std::__throw_length_error",
-            "omp_get_thread_num", "typeinfo for bool"]
+LOAD_CPP = ["GOMP_parallel", "GOMP_loop_nonmonotonic_dynamic_start", "__gxx_personality_v0",
+            "_ITM_registerTMCloneTable", "__cxa_finalize", "expf", "_ZGVdN8v_expf", "tanhf", "memcpy", "operator new",
+            "std::__throw_length_error", "omp_get_thread_num", "typeinfo for bool"]
 LOAD_INLINE = ["at::TensorBase::data_ptr<float>", "at::_ops::empty_like::call", "c10::detail::torchCheckFail",
                "c10::TensorImpl::decref_pyobject", "pybind11::detail::type_caster<at::Tensor, void>::load",
-               "PyObject_GetAttrString", "std::operator<< <std::char_traits<char> >", "vtable for torch::autograd::AutogradMeta",
-               "std::__cxx11::basic_ostringstream<char, std::char_traits<char>, std::allocator<char> >::~basic_ostringstream",
+               "PyObject_GetAttrString", "std::operator<< <std::char_traits<char> >",
+               "vtable for torch::autograd::AutogradMeta",
+               "std::__cxx11::basic_ostringstream<char, std::char_traits<char>, std::allocator<char> >"
+               "::~basic_ostringstream",
                "stderr", "fprintf"]
 CUDA = ["__cudaRegisterFatBinary", "__cudaPushCallConfiguration", "cudaLaunchKernel", "c10::cuda::getCurrentCUDAStream"]
 
@@ -34,7 +36,8 @@ def test_cuda_adds_the_launch_runtime_only():
     ("at::_ops::relu::call", "native_framework_call"), ("at::relu_", "native_framework_call"),
     ("cublasSgemm_v2", "native_framework_call"), ("PyRun_SimpleString", "native_framework_call"),
     ("PyImport_ImportModule", "native_framework_call"), ("at::internal::invoke_parallel", "native_framework_call"),
-    ("pthread_create", "native_escape"), ("std::thread::_M_start_thread", "native_escape"), ("syscall", "native_escape"),
+    ("pthread_create", "native_escape"), ("std::thread::_M_start_thread", "native_escape"),
+    ("syscall", "native_escape"),
     ("fopen", "native_escape"), ("kill", "native_escape"), ("ptrace", "native_escape"), ("getenv", "native_escape"),
     ("omp_set_num_threads", "native_escape"), ("std::cout", "native_escape"), ("dlsym", "native_escape"),
     ("std::chrono::_V2::steady_clock::now", "native_escape"),
@@ -44,6 +47,7 @@ def test_framework_compute_and_escapes_are_refused_by_rule(symbol, rule):
 
 
 def test_template_arguments_are_not_part_of_the_name():
-    assert strip_templates("std::vector<std::pair<int, float> >::_M_realloc_insert<int>") == "std::vector::_M_realloc_insert"
+    name = "std::vector<std::pair<int, float> >::_M_realloc_insert<int>"
+    assert strip_templates(name) == "std::vector::_M_realloc_insert"
     assert strip_templates("std::operator<< <std::char_traits<char> >") == "std::operator<<"
     assert not allowed("at::_ops::relu::call", "inline") and allowed("at::_ops::empty_like::call", "inline")

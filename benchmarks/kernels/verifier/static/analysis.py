@@ -221,7 +221,8 @@ class Analysis:
         return None
 
     def is_module_class(self, cls: str) -> bool:
-        return MODULE_BASE in self.index.base_paths(cls) or any(self.is_module_class(b) for b in self.index.own_bases(cls))
+        own = self.index.own_bases(cls)
+        return MODULE_BASE in self.index.base_paths(cls) or any(self.is_module_class(b) for b in own)
 
     def is_tiling(self, cls: str) -> bool:
         return TILING_BASE in self.index.base_paths(cls) or any(self.is_tiling(b) for b in self.index.own_bases(cls))
@@ -244,7 +245,8 @@ class Analysis:
     def check_lambda(self, node: ast.Lambda, scope: ExpressionScope, param: Kind) -> None:
         names = _param_names(node)
         env = {**scope.env, **{n: param for n in names}}
-        Scope(self, scope.ctx, env, set(scope.local_names) | set(names), scope.cls, scope.key or "<lambda>").eval(node.body)
+        local_names = set(scope.local_names) | set(names)
+        Scope(self, scope.ctx, env, local_names, scope.cls, scope.key or "<lambda>").eval(node.body)
 
 
 def _param_names(node: ast.FunctionDef | ast.Lambda) -> list[str]:

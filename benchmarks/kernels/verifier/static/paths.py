@@ -19,7 +19,8 @@ MODULES = frozenset({"torch", "torch.nn", "torch.nn.functional", "torch.nn.init"
 """Modules a solution may name (what it may do with their attributes is decided per attribute)."""
 SCALAR_MODULES = ("math.", "typing.", "numbers.", "__future__.")
 TORCH_QUERIES = frozenset({"Size", "device", "finfo", "iinfo", "get_default_dtype", "is_tensor", "is_floating_point",
-                           "no_grad", "inference_mode", "cuda.is_available", "cuda.current_device", "cuda.device_count"})
+                           "no_grad", "inference_mode", "cuda.is_available", "cuda.current_device",
+                           "cuda.device_count"})
 """Callable torch names whose result is plain data (or a no-grad context)."""
 SCALAR_CALLS = frozenset({"triton.cdiv", "triton.next_power_of_2", "triton.Config",
                           "triton.jit", "triton.autotune", "triton.heuristics", "triton.language.constexpr"})
@@ -156,7 +157,8 @@ def path_call(path: str, ctx: str, args: Sequence[Kind]) -> Kind:
             raise Refused("stateful", f"{path}() at module level makes a tensor shared by every call: allocate "
                                       "inside forward")
         return TENSOR
-    if path.startswith(("torch.nn.init.", "torch.nn.Parameter")) or (path.count(".") == 1 and name in allow.INIT_CREATION):
+    creation = path.count(".") == 1 and name in allow.INIT_CREATION
+    if path.startswith(("torch.nn.init.", "torch.nn.Parameter")) or creation:
         return TENSOR
     if path.startswith("torch.nn.") and name in allow.PARAMETRISED_LAYERS:
         return Kind(Tag.LAYER, path)

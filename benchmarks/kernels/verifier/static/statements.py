@@ -20,7 +20,8 @@ class Scope(ExpressionScope):
         for statement in body:
             handler = getattr(self, "s_" + type(statement).__name__, None)
             if handler is None:
-                self.flag(statement, "not_allowed", f"{type(statement).__name__} statements are not allowed in a solution")
+                self.flag(statement, "not_allowed", f"{type(statement).__name__} statements are not allowed in a "
+                                                    "solution")
             else:
                 handler(statement)
 

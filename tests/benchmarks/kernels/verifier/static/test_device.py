@@ -45,7 +45,8 @@ def test_triton_body_refusals(body, rule):
 
 
 def test_npu_bodies_use_the_language_and_own_classes():
-    extra = "class Worker:\n    def __init__(self, x):\n        self.gm = GlobalTensor()\n        self.gm.SetGlobalBuffer(x)\n"
+    extra = ("class Worker:\n    def __init__(self, x):\n        self.gm = GlobalTensor()\n"
+             "        self.gm.SetGlobalBuffer(x)\n")
     body = "start, count = BlockSpan(tiling.total)\nWorker(x[start])\nn = min(LIMIT, count) * 2"
     assert npu_rules(body, extra) == []
 

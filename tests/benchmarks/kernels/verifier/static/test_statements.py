@@ -12,7 +12,8 @@ HEAD = "import torch\nimport torch.nn as nn\n"
 
 def rules(forward_body: str) -> list[str]:
     body = "\n".join("        " + line for line in forward_body.splitlines())
-    return [v.rule for v in allow_list_rule(ast.parse(HEAD + f"class ModelNew(nn.Module):\n    def forward(self, x):\n{body}\n"))]
+    source = HEAD + f"class ModelNew(nn.Module):\n    def forward(self, x):\n{body}\n"
+    return [v.rule for v in allow_list_rule(ast.parse(source))]
 
 
 @pytest.mark.parametrize("body", [
