@@ -7,6 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from benchmarks.kernels.verifier.eager import EAGER, LABEL as EAGER_LABEL, eager_config, eager_dir
 from benchmarks.kernels.verifier.harness import EvalConfig
 from benchmarks.kernels.plot import speedup_plot
 from benchmarks.kernels.verifier.runner.persistent import VerifierPool
@@ -34,7 +35,8 @@ def bench_kernels(
     tasks: Annotated[str, typer.Option(help="builtin, builtin:L1, builtin:L1:relu,soft*, a KernelBench folder "
                                             "(FOLDER or FOLDER::19_*); join several with +.")]
     = "builtin",
-    solutions: Annotated[str, typer.Option(help="A folder, builtin:reference or builtin:adversarial.")]
+    solutions: Annotated[str, typer.Option(help="A folder, builtin:reference, builtin:adversarial, builtin:accepted, "
+                                                "or builtin:eager (the reference's torch ops: a labelled baseline).")]
     = "builtin:reference",
     jobs: Annotated[Optional[int], typer.Option(help="Parallel evaluations (default: cores / threads).")] = None,
     threads: Annotated[int, typer.Option(help="Threads per evaluation (solution and reference alike).")] = 1,
@@ -59,7 +61,8 @@ def bench_kernels(
     chosen = get_target(target)
     skipped: list = []
     task_list = load_tasks(tasks, ShapeScaling(scale=shape_scale, max_input_mb=max_input_mb), skipped)
-    matching = pair_solutions(task_list, solutions_dir(solutions, target))
+    eager = solutions == EAGER
+    matching = pair_solutions(task_list, eager_dir(task_list, chosen) if eager else solutions_dir(solutions, target))
     for line in [s.warning for s in skipped] + matching.warnings():
         print(line, file=sys.stderr)
     pairs = matching.pairs
@@ -67,6 +70,7 @@ def bench_kernels(
         raise UserError(f"no solution in {solutions} matches the tasks {tasks}")
     config = EvalConfig(trials=trials, threads=threads, timing_budget_s=timing_budget,
                         **sandbox_limits(memory_mb, timeout))
+    config = eager_config(config) if eager else config
     jobs = jobs or default_jobs(threads)
     box = get_sandbox(sandbox)
     run = Run.create("bench-kernels", {"target": target, "tasks": tasks, "solutions": solutions, "jobs": jobs,
@@ -78,6 +82,8 @@ def bench_kernels(
         else:
             report = _evaluate_all(matching, chosen, box, config, jobs, run, f"{solutions} on {target}",
                                    pool if persistent else None, skipped)
+        if eager:
+            report.summary["solutions"] = EAGER_LABEL
         run.write_report(report)
     output.report(report, run)
 
