@@ -44,12 +44,14 @@ def test_unknown_target_and_empty_selection_are_one_line_errors(isolated_agent_e
 
 def test_the_eager_baseline_is_a_named_labelled_set(isolated_agent_env, agent_cli):
     out = isolated_agent_env / "out.json"
-    result = agent_cli("bench", "kernels", "--tasks", "builtin:L1:relu", "--solutions", "builtin:eager", "--sandbox",
-                       "local", "--shape-scale", "0.01", "--trials", "2", "--timing-budget", "0.1", "--json-out", str(out))
+    result = agent_cli("bench", "kernels", "--tasks", "builtin:L1:relu", "--solutions", "builtin:eager",
+                       "--sandbox", "local", "--shape-scale", "0.01", "--trials", "2", "--timing-budget", "0.1",
+                       "--json-out", str(out))
     assert result.code == 0, result.err
     report = json.loads(out.read_text())
     (row,) = report["rows"]
     assert row["solution"] == "L1__relu__eager" and row["status"] == "correct"
     assert report["summary"]["solutions"].startswith("eager baseline")
-    result = agent_cli("bench", "kernels", "--target", "npu", "--tasks", "builtin:L1:relu", "--solutions", "builtin:eager")
+    result = agent_cli("bench", "kernels", "--target", "npu", "--tasks", "builtin:L1:relu",
+                       "--solutions", "builtin:eager")
     assert result.code == 2 and "simulated" in result.err
