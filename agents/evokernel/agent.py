@@ -9,16 +9,16 @@ from typing import Any
 from agents.runtime.graph import run_graph
 from agents.runtime.models.base import ChatModel
 from agents.runtime.progress import Progress
-from agents.runtime.run import Run, runs_root
+from agents.runtime.run import Run
 from benchmarks.kernels.tasks import KernelTask, SkippedTask, task_notes
 from benchmarks.report import Report
-from memory.qmemory import EntryKind, MemoryEntry, QMemory
 from sandboxes.errors import UserError
 
 from agents.evokernel.config import EvoKernelConfig
 from agents.evokernel.context import Deps
 from agents.evokernel.env import KernelEnv, make_target
 from agents.evokernel.graph import EvoKernelAgent, assign_waves
+from agents.evokernel.memories import RunMemory, default_memory_path
 from agents.evokernel.offline import POLICY_NAME, OfflinePolicy
 from agents.evokernel.report import build_report
 from agents.evokernel.state import new_task_state
@@ -27,25 +27,7 @@ from agents.evokernel.workers import on_interrupt
 from sandboxes.threadsafe import serialise_ast_parse
 
 AGENT_NAME = "evokernel"
-
-
-def default_memory_path(target: str, root: str | Path | None = None) -> str:
-    """Where the shared experience memory lives unless --memory names a file."""
-    return str(runs_root(root) / "memory" / f"evokernel-{target}.sqlite")
-
-
-def open_memory(config: EvoKernelConfig, run: Run, templates: Any) -> QMemory:
-    """The shared memory (evokernel methods) or a run-local one holding API templates only (baselines),
-    seeded with the target's template kernels as API knowledge."""
-    uses_memory = config.method in ("evokernel", "evokernel-noq")
-    path = (config.memory or default_memory_path(config.target)) if uses_memory else run.dir / "api-memory.sqlite"
-    qconfig = config.qmemory if config.method == "evokernel" else config.qmemory.model_copy(
-        update={"selection": "similarity"})
-    memory = QMemory(path, qconfig)
-    if templates is not None:
-        memory.add([MemoryEntry(kind=EntryKind.API, text=text, task=f"template:{name}", target=config.target)
-                    for name, text in templates.api_entries()])
-    return memory
+__all__ = ["AGENT_NAME", "default_memory_path", "execute", "initial_state", "verdict_cache_path"]
 
 
 def verdict_cache_path(run: Run) -> Path:
@@ -74,21 +56,21 @@ def execute(run: Run, model: ChatModel | None) -> Report:
     kernels = env.tasks(config.tasks, config.shapes, skipped)
     for left_out in skipped:
         print(left_out.warning, file=sys.stderr)
-    memory = open_memory(config, run, templates)
-    deps = Deps(config, memory, OfflinePolicy(templates) if model is None else None)
+    memories = RunMemory(config, run, templates)
+    deps = Deps(config, memories.memory, OfflinePolicy(templates) if model is None else None)
     policy = POLICY_NAME if model is None else f"model: {model.name}"
     agent = None
     try:
         with Progress(f"evokernel {config.method} on {config.target}", total=config.budget * len(kernels),
                       unit="attempts", estimated=True) as progress:
-            agent = EvoKernelAgent(run, config, kernels, env, deps, model, progress)
+            agent = EvoKernelAgent(run, config, kernels, env, deps, model, progress, memories)
             with on_interrupt(agent.interrupt):
                 final = run_graph(agent.builder(), run, initial_state(kernels, config),
                                   max_concurrency=len(kernels) + 8)
     finally:
         if agent is not None:
             agent.close()
-        memory.close()
+        memories.close()
         env.close()
     config = agent.config  # an answer to a pause may have changed the budget
     report = build_report(final["tasks"], budget=config.budget, policy=policy, method=config.method,

@@ -55,6 +55,9 @@ class EvoKernelConfig(Config):
     waves: int = Field(1, ge=1)
     """Split the tasks, in an order shuffled by ``seed``, into this many waves: a wave starts when the one
     before it is done, so later tasks retrieve what earlier ones wrote. 1: every task at once."""
+    carry_memory: bool = True
+    """Later waves retrieve what earlier waves wrote. False: every wave starts from the memory as the run
+    found it (the no-carry-over control of `agent bench evokernel`)."""
     verdict_cache: bool = True
     """On a simulated target, answer a candidate verified before (same task, solution source, target
     configuration, verifier settings and verifier code) from <runs root>/cache/evokernel-verdicts.sqlite."""

@@ -14,6 +14,7 @@ from memory.qmemory import EntryKind, QMemory, Retrieved, StateSignature, error_
 from memory.qmemory.retrieval import Candidate, epsilon_greedy
 
 from agents.evokernel.config import EvoKernelConfig
+from agents.evokernel.memories import uses_memory
 from agents.evokernel.offline import OfflinePolicy
 from agents.evokernel.state import DRAFT, REFINE
 from agents.evokernel.records import Context, StartPoint, TaskState
@@ -29,7 +30,7 @@ class Deps:
 
     @property
     def uses_memory(self) -> bool:
-        return self.config.method in ("evokernel", "evokernel-noq")
+        return uses_memory(self.config.method)
 
 
 def signature(config: EvoKernelConfig, task: TaskState) -> str:

@@ -29,6 +29,7 @@ from agents.evokernel.config import EvoKernelConfig
 from agents.evokernel.context import Deps, build_context
 from agents.evokernel.env import KernelEnv
 from agents.evokernel.learn import attempt_record, learn, summarise
+from agents.evokernel.memories import RunMemory
 from agents.evokernel.records import AttemptRecord, Context, Outcome, TaskState
 from agents.evokernel.state import AT_BOUND, REFINE, apply_attempt, at_roofline, is_active, stop, with_budget
 from agents.evokernel.steer import ask_until_valid, pause_question, record_guidance
@@ -65,12 +66,13 @@ class EvoKernelAgent:
     """Holds what the nodes share: run, config, kernels, harness, memory, policy and model."""
 
     def __init__(self, run: Run, config: EvoKernelConfig, kernels: list[KernelTask], env: KernelEnv, deps: Deps,
-                 model: ChatModel | None, progress: Any = None):
+                 model: ChatModel | None, progress: Any = None, memories: RunMemory | None = None):
         self.run, self.config, self.env, self.deps, self.model = run, config, env, deps, model
+        self.memories = memories
         self.kernels = {k.qualified_name: k for k in kernels}
         self.progress = progress
         self.attempter = Attempter(run, self.kernels, env, deps, model, on_done=self._attempt_done)
-        self._finished = 0
+        self._finished, self._done, self._correct = 0, 0, set()
         self._count_lock = threading.Lock()
 
     def builder(self) -> StateGraph:
@@ -89,6 +91,8 @@ class EvoKernelAgent:
     def retrieve(self, state: GraphState) -> dict[str, Any]:
         tasks, contexts = dict(state["tasks"]), {}
         wave = current_wave(tasks, self.config.budget)
+        if wave is not None and self.memories is not None:
+            self.deps.memory = self.memories.for_wave(wave)
         for name, task in tasks.items():
             if not is_active(task, self.config.budget) or task.get("wave", 0) != wave:
                 continue
@@ -157,20 +161,25 @@ class EvoKernelAgent:
         """Count an attempt the moment its verdict is in (called from the attempt's thread)."""
         with self._count_lock:
             self._finished += 1
-            finished = self._finished
+            if outcome["verdict"]["feasible"]:
+                self._correct.add(name)
+            finished, best = self._finished, self._best_text()
         if self.progress is not None:
-            self.progress.update(step=finished, cost=self.run.totals.cost_usd)
+            self.progress.update(step=finished, best=best, cost=self.run.totals.cost_usd)
 
     def show_progress(self, tasks: dict[str, TaskState]) -> None:
-        """Attempts finished, an estimate of how many there will be, and how many tasks are correct."""
+        """Attempts finished, an estimate of how many there will be, and how many tasks are correct and done."""
         with self._count_lock:
             self._finished = sum(t["attempts"] for t in tasks.values())
-            finished = self._finished
+            self._correct = {n for n, t in tasks.items() if t["first_feasible_attempt"] is not None}
+            self._done = sum(1 for t in tasks.values() if not is_active(t, self.config.budget))
+            finished, best = self._finished, self._best_text()
         if self.progress is not None:
-            correct = sum(1 for t in tasks.values() if t["first_feasible_attempt"] is not None)
-            done = sum(1 for t in tasks.values() if not is_active(t, self.config.budget))
             self.progress.update(step=finished, total=finished + sum(self._expected_left(t) for t in tasks.values()),
-                                 best=f"{correct}/{len(tasks)} correct, {done} done", cost=self.run.totals.cost_usd)
+                                 best=best, cost=self.run.totals.cost_usd)
+
+    def _best_text(self) -> str:
+        return f"{len(self._correct)}/{len(self.kernels)} correct, {self._done} done"
 
     def _expected_left(self, task: TaskState) -> int:
         """Attempts this task will still make if nothing new turns up (model runs: the rest of the budget)."""

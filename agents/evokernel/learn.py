@@ -97,20 +97,29 @@ def _write_entries(kernel: KernelTask, task: TaskState, record: AttemptRecord, d
     common = {"task": kernel.qualified_name, "target": deps.config.target, "op_family": task["op_family"],
               "stage": record["stage"]}
     header = _header(kernel, task, record, start_ms)
-    meta = {k: record.get(k) for k in ("template", "params", "feasible", "status", "latency_ms", "mutation",
-                                       "attempt")}
+    meta = {**{k: record.get(k) for k in ("template", "params", "feasible", "status", "latency_ms", "mutation",
+                                          "attempt", "roofline_fraction")},
+            "improved": improved, "new_best": _new_best(task, record), "start_bottleneck": start.get("bottleneck"),
+            "gain": start_ms / record["latency_ms"] if improved else None}
     entries = [MemoryEntry(kind=EntryKind.TRACE, text=f"{header}\n```python\n{code}\n```", source_key=f"{key}/trace",
                            key_text=f"{header}\n{lesson}\n{code[:1500]}", bottleneck=record.get("bottleneck") or "",
-                           parent_id=record.get("start_memory_id"), meta={**meta, "improved": improved}, **common),
+                           parent_id=record.get("start_memory_id"), meta=meta, **common),
                MemoryEntry(kind=EntryKind.EXPERIENCE, text=f"[{kernel.name}, {task['op_family']}] {lesson}",
                            key_text=f"{header}\n{lesson}", source_key=f"{key}/experience",
                            meta={"status": record["status"], "feasible": record["feasible"]}, **common)]
     if improved and practice:
         entries.append(MemoryEntry(kind=EntryKind.PRACTICE, text=practice, key_text=f"{header}\n{practice}",
                                    source_key=f"{key}/practice", bottleneck=start.get("bottleneck") or "",
-                                   meta={"mutation": record.get("mutation"), "gain": start_ms / record["latency_ms"]},
+                                   meta={k: meta[k] for k in ("template", "params", "mutation", "gain",
+                                                              "start_bottleneck", "new_best")},
                                    **common))
     return deps.memory.add(entries)[0]
+
+
+def _new_best(task: TaskState, record: AttemptRecord) -> bool:
+    """True when the attempt is the fastest correct kernel of its task so far."""
+    latency = record.get("latency_ms")
+    return bool(record["feasible"] and latency and (task["best_ms"] is None or latency < task["best_ms"]))
 
 
 def _header(kernel: KernelTask, task: TaskState, record: AttemptRecord, start_ms: float | None) -> str:

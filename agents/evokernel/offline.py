@@ -1,8 +1,17 @@
 """The offline policy: draft from the target's template kernels, refine by mutating their parameters.
 
-It reads the same retrieved context an LLM would: parameters of retrieved feasible traces seed the
-draft (cross-task reuse), and the mutations recorded in retrieved best practices (ranked by Q)
-are tried first in refinement. So memory and Q-values steer it exactly as they steer a model.
+A named, non-LLM baseline that knows nothing about a task beyond its template and what the memory
+holds, and reads the retrieved context as a model would (the entries' metadata instead of their text):
+
+- draft: the parameters of retrieved correct traces of the same template come first, those that were
+  the fastest kernel of their task (or beat their start point) ahead of the rest; then the template's
+  defaults, then smaller neighbours of them;
+- refine: the moves (one parameter one step up or down) that retrieved best practices and improving
+  traces made come first, in retrieval order; moves that retrieved traces made without a gain come
+  last; the rest in a seeded random order between.
+
+Which entries are retrieved, and so which changes are proposed first, is decided by the memory's
+retrieval (Q-values for ``evokernel``, similarity for ``evokernel-noq``).
 """
 
 from __future__ import annotations
@@ -53,6 +62,34 @@ def neighbours(template: KernelTemplate, params: dict[str, Any]) -> list[dict[st
     return moves
 
 
+def remembered_params(hints: Sequence[dict[str, Any]], template: str) -> list[dict[str, Any]]:
+    """Parameters of the retrieved correct traces of ``template``, in retrieval order, the fastest kernels
+    of their tasks (or those faster than their start point) first."""
+    correct = [h for h in hints if h.get("template") == template and h.get("feasible") and h.get("params")]
+    ranked = sorted(correct, key=lambda h: not (h.get("new_best") or h.get("improved")))
+    return [dict(h["params"]) for h in ranked]
+
+
+def remembered_moves(hints: Sequence[dict[str, Any]]) -> tuple[list[tuple[str, str]], set[tuple[str, str]]]:
+    """(moves that made a kernel faster, in retrieval order; moves that did not) from retrieved entries."""
+    helped: list[tuple[str, str]] = []
+    hurt: set[tuple[str, str]] = set()
+    for hint in hints:
+        mutation = hint.get("mutation")
+        if not mutation:
+            continue
+        if (hint.get("gain") or 0) > 1 or hint.get("improved"):
+            if _move_key(mutation) not in helped:
+                helped.append(_move_key(mutation))
+        elif "improved" in hint:
+            hurt.add(_move_key(mutation))
+    return helped, hurt - set(helped)
+
+
+def _move_key(move: dict[str, Any]) -> tuple[str, str]:
+    return move["param"], move["direction"]
+
+
 class OfflinePolicy:
     """A non-LLM baseline that proposes template instances; returns None when it has nothing new."""
 
@@ -62,30 +99,31 @@ class OfflinePolicy:
         self.templates = templates
 
     def draft(self, task: KernelTask, tried: Sequence[str], hints: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
-        """Parameters of retrieved feasible traces first, then the defaults, then smaller neighbours."""
+        """Parameters of retrieved correct traces (the fastest first), then the defaults, then smaller neighbours."""
         template = self.templates.template_for(task)
         if template is None:
             return None
-        seeds = [h["params"] for h in hints if h.get("template") == template.name and h.get("feasible")]
+        seeds = remembered_params(hints, template.name)
         seeds.append(dict(template.defaults))
         seeds += [{**template.defaults, m["param"]: m["to"]} for m in neighbours(template, template.defaults)
                   if m["direction"] == "down"]
         for params in seeds:
             if all(p in template.space and v in template.space[p] for p, v in params.items()) \
-                    and params_key(template.name, params) not in tried:
+                    and set(params) == set(template.space) and params_key(template.name, params) not in tried:
                 return self._proposal(task, template, params, None)
         return None
 
     def refine(self, task: KernelTask, start_params: dict[str, Any], tried: Sequence[str],
                hints: Sequence[dict[str, Any]], rng: np.random.Generator) -> dict[str, Any] | None:
-        """The first untried mutation of the start point: suggested by retrieved practices, then random."""
+        """The first untried move of the start point: remembered gains first, remembered losses last."""
         template = self.templates.template_for(task)
         if template is None:
             return None
         moves = neighbours(template, start_params)
-        suggested = [h["mutation"] for h in hints if h.get("mutation")]
-        ordered = [m for s in suggested for m in moves if (m["param"], m["direction"]) == (s["param"], s["direction"])]
-        ordered += [moves[i] for i in rng.permutation(len(moves))]
+        helped, hurt = remembered_moves(hints)
+        shuffled = [moves[i] for i in rng.permutation(len(moves))]
+        ordered = [m for key in helped for m in moves if _move_key(m) == key]
+        ordered += [m for m in shuffled if _move_key(m) not in hurt] + [m for m in shuffled if _move_key(m) in hurt]
         for move in ordered:
             params = {**start_params, move["param"]: move["to"]}
             if params_key(template.name, params) not in tried:

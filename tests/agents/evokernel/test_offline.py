@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from agents.evokernel.offline import OfflinePolicy, neighbours, params_key
+from agents.evokernel.offline import OfflinePolicy, neighbours, params_key, remembered_moves, remembered_params
 from agents.evokernel.templates import NpuTemplates, template_library
 from benchmarks.kernels.tasks import load_tasks
 
@@ -59,3 +59,31 @@ def test_sample_is_a_seeded_random_instance(policy, relu):
     a = policy.sample(relu, [], np.random.default_rng(3))
     b = policy.sample(relu, [], np.random.default_rng(3))
     assert a["params"] == b["params"]
+
+
+def test_draft_takes_the_fastest_remembered_kernel_of_its_template_first(policy, relu):
+    plain = {"template": "elementwise", "feasible": True, "params": {"TILE_LENGTH": 1024, "BUFFER_NUM": 1,
+                                                                      "BLOCK_DIM": 8}}
+    fastest = {"template": "elementwise", "feasible": True, "new_best": True,
+               "params": {"TILE_LENGTH": 8192, "BUFFER_NUM": 2, "BLOCK_DIM": 40}}
+    other_template = {**fastest, "template": "softmax", "params": {"TILE_LENGTH": 2048, "BUFFER_NUM": 2,
+                                                                    "BLOCK_DIM": 8}}
+    assert remembered_params([other_template, plain, fastest], "elementwise") == [fastest["params"], plain["params"]]
+    assert policy.draft(relu, [], [plain, fastest])["params"] == fastest["params"]
+    tried = [params_key("elementwise", fastest["params"])]
+    assert policy.draft(relu, tried, [plain, fastest])["params"] == plain["params"]
+
+
+def test_refine_puts_remembered_gains_first_and_remembered_losses_last(policy, relu):
+    start = {"TILE_LENGTH": 2048, "BUFFER_NUM": 1, "BLOCK_DIM": 8}
+    gain = {"mutation": {"param": "BLOCK_DIM", "direction": "up", "to": 16}, "gain": 1.3}
+    improved_trace = {"mutation": {"param": "TILE_LENGTH", "direction": "down", "to": 1024}, "improved": True}
+    loss = {"mutation": {"param": "BUFFER_NUM", "direction": "up", "to": 2}, "improved": False}
+    helped, hurt = remembered_moves([loss, gain, improved_trace])
+    assert helped == [("BLOCK_DIM", "up"), ("TILE_LENGTH", "down")] and hurt == {("BUFFER_NUM", "up")}
+    order, tried = [], []
+    for _ in range(5):
+        proposal = policy.refine(relu, start, tried, [loss, gain, improved_trace], np.random.default_rng(0))
+        order.append((proposal["mutation"]["param"], proposal["mutation"]["direction"]))
+        tried.append(proposal["params_key"])
+    assert order[:2] == helped and order[-1] == ("BUFFER_NUM", "up")
