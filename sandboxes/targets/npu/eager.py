@@ -65,7 +65,7 @@ def _call(spec: OpSpec, args: list, kwargs: dict):
         return run(args[0], kwargs.get("weight"), kwargs.get("bias"))
     if spec.family == "matmul":
         return run(args[0], args[1], transpose_b=spec.attrs.get("transpose_b", False),
-                   transpose_a=spec.attrs.get("transpose_a", False))
+                   transpose_a=spec.attrs.get("transpose_a", False), triangle=spec.attrs.get("triangle", ""))
     if spec.attrs.get("scalar"):
         return run(*args, s=kwargs["scalar"])
     return run(*args)

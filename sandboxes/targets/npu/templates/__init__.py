@@ -65,7 +65,8 @@ TEMPLATES = {
         KernelTemplate("norm", "layer norm (over the trailing dimensions; instance norm), RMS norm, L2 and L1 normalisation, two passes; "
                        "an optional residual prologue and fused element-wise stages",
                        ("layer_norm", "rms_norm", "l2_normalize", "l1_normalize"), VECTOR_SPACE, {"TILE_LENGTH": 4096, "BUFFER_NUM": 2, "BLOCK_DIM": 48}),
-        KernelTemplate("matmul", "cube matmul (2-D, batched, transposed B, matrix-vector) with Nd2Nz tiles",
+        KernelTemplate("matmul", "cube matmul (2-D, batched, A of any rank, transposed A or B, matrix-vector, a triu/tril of the "
+                       "product that skips the zeroed tiles) with Nd2Nz tiles",
                        ("matmul",), CUBE_SPACE, {"BASE_M": 128, "BASE_N": 128, "BASE_K": 64, "BUFFER_NUM": 2,
                                                  "BLOCK_DIM": 24}),
         KernelTemplate("axis_reduce", "sum/mean/max/min/argmax/argmin over a dimension that is not the last, "
@@ -79,8 +80,9 @@ TEMPLATES = {
         KernelTemplate("full_reduce", "sum/mean of every element (after fused element-wise stages): per-core "
                        "partial sums, then a one-core combine", ("sum_all", "mean_all"), VECTOR_SPACE,
                        VECTOR_DEFAULTS),
-        KernelTemplate("channel", "per-channel affine maps over NCHW planes: batch norm (running statistics), "
-                       "group norm (two passes), with fused element-wise stages", ("batch_norm", "group_norm"), VECTOR_SPACE, VECTOR_DEFAULTS),
+        KernelTemplate("channel", "per-channel affine maps over NCHW planes: batch norm (running or batch statistics), "
+                       "group norm (two passes), a matrix's rows scaled (diag(w) @ x), with fused element-wise stages",
+                       ("batch_norm", "group_norm", "row_scale", "batch_stats"), VECTOR_SPACE, VECTOR_DEFAULTS),
         KernelTemplate("window", "pooling and depthwise convolution over NCHW planes: bands with halo rows in "
                        "UB, Gather for the window taps", ("avg_pool2d", "max_pool2d", "depthwise_conv2d", "avg_pool1d", "max_pool1d", "depthwise_conv1d"),
                        VECTOR_SPACE, {**VECTOR_DEFAULTS, "TILE_LENGTH": 2048}),
@@ -91,6 +93,8 @@ TEMPLATES = {
                        "a per-channel epilogue (bias, fused batch/group norm and stages)", ("conv2d", "conv1d"), MIXED_SPACE,
                        {"TILE_LENGTH": 2048, "BASE_M": 64, "BASE_N": 128, "BASE_K": 64, "BUFFER_NUM": 2,
                         "BLOCK_DIM": 24}),
+        KernelTemplate("triangle", "torch.triu / torch.tril of a matrix, row by row: an index compare and a select "
+                       "per chunk", ("triu", "tril"), VECTOR_SPACE, VECTOR_DEFAULTS),
         KernelTemplate("epilogue", "a bias broadcast over the rows plus fused element-wise stages, one UB pass",
                        ("bias_add",), VECTOR_SPACE, VECTOR_DEFAULTS),
         KernelTemplate("linear", "nn.Linear: a cube matmul with transposed weight, then the bias and fused "

@@ -138,6 +138,18 @@ def fuse_conv(graph: Graph) -> OpSpec | None:
     return OpSpec("+".join(spec.op for _, spec in graph.ops), "conv2d", args, attrs | {"stages": stages})
 
 
+def fuse_triangle(graph: Graph) -> OpSpec | None:
+    """A 2-D matmul followed by triu or tril as one matmul operator that masks its product (and skips
+    the cube tiles the mask zeroes)."""
+    if len(graph.ops) != 2 or graph.unsupported or graph.output != graph.ops[1][0]:
+        return None
+    (product, matmul), (_, mask) = graph.ops
+    if matmul.family != "matmul" or mask.family != "triangle" or mask.args != [product]:
+        return None
+    return OpSpec(f"matmul_{mask.op}", "matmul", matmul.args,
+                  {**matmul.attrs, "triangle": "upper" if mask.op == "triu" else "lower"})
+
+
 def _joins(spec: OpSpec, previous: str, inputs: list[str], results: set[str]) -> bool:
     """Whether ``spec`` can be the next stage after ``previous``."""
     if spec.args.count(previous) != 1 or ELEMENTWISE[spec.op][0] != len(spec.args):
@@ -152,7 +164,7 @@ def _joins(spec: OpSpec, previous: str, inputs: list[str], results: set[str]) ->
 
 def fuse(graph: Graph) -> OpSpec | None:
     """The one fused operator that computes a multi-operator graph, or None when no fusion applies."""
-    for fusion in (fuse_elementwise, fuse_reduction, fuse_epilogue, fuse_norm, fuse_conv):
+    for fusion in (fuse_elementwise, fuse_reduction, fuse_epilogue, fuse_norm, fuse_conv, fuse_triangle):
         spec = fusion(graph)
         if spec is not None:
             return spec

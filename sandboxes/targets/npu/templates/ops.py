@@ -110,8 +110,9 @@ class OpSpec:
             weight, bias = self.attrs.get("weight", "None"), self.attrs.get("bias", "None")
             return f"run_norm({', '.join([self.args[0], weight, bias] + self.args[1:])})"
         if self.family == "matmul":
-            transposed_a = ", transpose_a=True" if self.attrs.get("transpose_a") else ""
-            return f"run_matmul({self.args[0]}, {self.args[1]}, transpose_b={self.attrs.get('transpose_b', False)}{transposed_a})"
+            extra = (", transpose_a=True" if self.attrs.get("transpose_a") else "") + (
+                f", triangle={self.attrs['triangle']!r}" if self.attrs.get("triangle") else "")
+            return f"run_matmul({self.args[0]}, {self.args[1]}, transpose_b={self.attrs.get('transpose_b', False)}{extra})"
         return f"run_{self.family}({', '.join(self.args)})"
 
     def template_values(self) -> dict[str, str]:
@@ -125,6 +126,8 @@ class OpSpec:
         if self.family == "scan":
             return {"SCAN": self.attrs.get("scan", "sum"), "REVERSE": str(bool(self.attrs.get("reverse"))),
                     "EXCLUSIVE": str(bool(self.attrs.get("exclusive"))), "MASKED": str(len(self.args) == 2)}
+        if self.family == "triangle":
+            return {"UPPER": str(self.op == "triu")}
         if self.family == "axis_reduce":
             return {"REDUCE": self.attrs["reduce"], "DIM": str(self.attrs["dim"]),
                     "KEEPDIM": str(bool(self.attrs.get("keepdim"))), "EPS": repr(self.attrs.get("eps", 0.0))}

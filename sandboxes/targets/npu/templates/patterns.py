@@ -1,6 +1,6 @@
 """Whole-graph patterns of operators written out in several torch ops (KernelBench's RMSNorm and L1
-norm, reversed, exclusive and masked prefix sums): the calls are matched as a whole and become one
-norm, axis_reduce or scan operator."""
+norm, reversed, exclusive and masked prefix sums, a diagonal matrix times a matrix): the calls are
+matched as a whole and become one norm, axis_reduce, scan or channel operator."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def _calls(gm: torch.fx.GraphModule) -> tuple[list[torch.fx.Node], list[str], to
 
 def _function_name(target) -> str:
     return {operator.truediv: "truediv", operator.add: "add", operator.mul: "mul",
-            operator.pow: "pow", operator.sub: "sub"}.get(target, getattr(target, "__name__", str(target)))
+            operator.pow: "pow", operator.sub: "sub", operator.matmul: "matmul"}.get(target, getattr(target, "__name__", str(target)))
 
 
 def _reduced_dim(node: torch.fx.Node, rank: int) -> int | None:
@@ -102,3 +102,19 @@ def _flips_last(node: torch.fx.Node, rank: int) -> bool:
     dims = node.kwargs.get("dims", node.args[1:] if len(node.args) > 1 else ())
     dims = tuple(dims[0]) if len(dims) == 1 and isinstance(dims[0], (list, tuple)) else tuple(dims)
     return len(dims) == 1 and isinstance(dims[0], int) and dims[0] % rank == rank - 1
+
+
+def diagonal_pattern(gm: torch.fx.GraphModule) -> OpSpec | None:
+    """diag(a) @ b written as ``a.unsqueeze(1) * b`` or ``torch.diag(a) @ b``: b's rows scaled, one
+    channel operator."""
+    calls, names, _ = _calls(gm)
+    inputs = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    if len(calls) != 2 or len(inputs) != 2 or [_rank(n) for n in inputs] != [1, 2]:
+        return None
+    vector, matrix = inputs
+    spread, product = calls
+    widened = names[0] == "unsqueeze" and spread.args == (vector, 1) and names[1] == "mul"
+    diagonal = names[0] == "diag" and spread.args == (vector,) and names[1] in ("matmul", "mm")
+    if not (widened and set(product.args) == {spread, matrix} or diagonal and product.args == (spread, matrix)):
+        return None
+    return OpSpec("row_scale", "channel", [str(matrix.target), str(vector.target)])

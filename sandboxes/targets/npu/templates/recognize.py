@@ -139,6 +139,9 @@ class _Reader:
             return OpSpec(f"{name}_all", "full_reduce", [args[0]], {"reduce": name})
         if name == "cumsum" and _last_dim(node) and args[0]:
             return OpSpec("cumsum", "scan", [args[0]])
+        if name in ("triu", "tril") and args and args[0] and _rank(node.args[0]) == 2 \
+                and node.kwargs.get("diagonal", node.args[1] if len(node.args) > 1 else 0) == 0:
+            return OpSpec(name, "triangle", [args[0]])
         if name == "cumprod" and _last_dim(node) and args[0]:
             return OpSpec("cumprod", "scan", [args[0]], {"scan": "prod"})
         if name == "contiguous" and _is_transpose(node.args[0]) and self._arg(node.args[0].args[0]):

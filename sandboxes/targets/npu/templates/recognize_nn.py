@@ -31,6 +31,9 @@ def module_spec(module: torch.nn.Module, target: str, arg: str, rank: int) -> Op
             and module.track_running_stats:
         params = [f"self.{target}.{p}" for p in ("weight", "bias", "running_mean", "running_var")]
         return OpSpec("batch_norm", "channel", [arg, *params], {"eps": module.eps})
+    if isinstance(module, torch.nn.BatchNorm2d) and module.affine and (module.training or not module.track_running_stats):
+        return OpSpec("batch_stats", "channel", [arg, f"self.{target}.weight", f"self.{target}.bias"],
+                      {"eps": module.eps})
     if isinstance(module, torch.nn.GroupNorm) and module.affine:
         return OpSpec("group_norm", "channel", [arg, f"self.{target}.weight", f"self.{target}.bias"],
                       {"eps": module.eps, "groups": module.num_groups})

@@ -11,7 +11,9 @@ BLOCK_DIM = ${BLOCK_DIM}
 '''
 
 MAP = r'''AFFINE = "${AFFINE}"
-"""batch_norm: running statistics; group_norm: statistics of each group; bias: only the per-channel bias."""
+"""batch_norm: running statistics; group_norm: statistics of each group; bias: only the per-channel bias;
+row_scale: the rows of a matrix times one weight each (diag(w) @ x); batch_stats: batch norm in training
+mode (each channel's statistics over every sample's plane of it)."""
 EPS = ${EPS}
 GROUPS = ${GROUPS}
 """Channel groups of group norm (each group's statistics are shared by its channels)."""
@@ -25,6 +27,10 @@ ${COMPUTE}
 
 BODY = r'''
 
+AFFINE_PARAMS = ("batch_norm", "group_norm", "batch_stats")
+"""Maps with a per-channel weight and bias."""
+
+
 class ChannelTiling(TilingData):
     units: int
     channels: int
@@ -32,6 +38,7 @@ class ChannelTiling(TilingData):
     plane: int
     tile: int
     has_pre: bool
+    batch: int
 
 
 class ChannelKernel:
@@ -50,8 +57,12 @@ class ChannelKernel:
         self.inQueue, self.outQueue = TQue(TPosition.VECIN), TQue(TPosition.VECOUT)
         self.params, self.work = TBuf(), TBuf()
         if self.nunits > 0:
-            self.xGm.SetGlobalBuffer(x[unit0 * self.cols], self.nunits * self.cols)
-            self.yGm.SetGlobalBuffer(y[unit0 * self.cols], self.nunits * self.cols)
+            if AFFINE == "batch_stats":  # a unit is a channel: its planes are strided over the samples
+                self.xGm.SetGlobalBuffer(x)
+                self.yGm.SetGlobalBuffer(y)
+            else:
+                self.xGm.SetGlobalBuffer(x[unit0 * self.cols], self.nunits * self.cols)
+                self.yGm.SetGlobalBuffer(y[unit0 * self.cols], self.nunits * self.cols)
             for gm, source in zip(self.paramGm, params):
                 gm.SetGlobalBuffer(source, tiling.channels)
             dtype = self.xGm.dtype
@@ -67,17 +78,22 @@ class ChannelKernel:
             return
         params = self.params.Get(self.xGm.dtype)
         for k in range(5):
-            if k == 4 and self.t.has_pre or k < {"batch_norm": 4, "group_norm": 2, "bias": 0}[AFFINE]:
+            if k == 4 and self.t.has_pre or k < {"batch_norm": 4, "group_norm": 2, "bias": 0, "row_scale": 1,
+                                                 "batch_stats": 2}[AFFINE]:
                 CopyIn(params[k * self.cpad], self.paramGm[k], self.t.channels)
+        if AFFINE == "batch_stats":
+            self.BatchStatistics(params)
+            return
         for u in range(self.nunits):
             first = (self.unit0 + u) * self.t.group % self.t.channels
             channels = range(first, first + self.t.group)
-            mean, rstd = self.Statistics(self.xGm[u * self.cols], params, channels) if AFFINE == "group_norm" \
-                else (0.0, 1.0)
+            planes = [self.xGm[u * self.cols + g * self.t.plane] for g in range(self.t.group)]
+            mean, rstd = self.Statistics(planes, params, channels) if AFFINE == "group_norm" else (0.0, 1.0)
             for g in range(self.t.group):
                 c = first + g
                 pre = params.GetValue(4 * self.cpad + c) if self.t.has_pre else 0.0
-                weight, bias = (params.GetValue(c), params.GetValue(self.cpad + c)) if AFFINE != "bias" else (1.0, 0.0)
+                weight, bias = (params.GetValue(c), params.GetValue(self.cpad + c)) if AFFINE in AFFINE_PARAMS \
+                    else (params.GetValue(c) if AFFINE == "row_scale" else 1.0, 0.0)
                 if AFFINE == "batch_norm":
                     mean = params.GetValue(2 * self.cpad + c)
                     rstd = 1.0 / ScalarSqrt(params.GetValue(3 * self.cpad + c) + EPS)
@@ -91,17 +107,28 @@ class ChannelKernel:
         self.inQueue.EnQue(x)
         return self.inQueue.DeQue()
 
-    def Statistics(self, row, params, channels):
-        """Mean and 1/std of one group of (x + pre-bias): per-channel sums, the bias added on the scalar unit."""
+    def BatchStatistics(self, params):
+        """Training-mode batch norm: per channel, the statistics of its planes in every sample, then the map."""
+        for u in range(self.nunits):
+            c = self.unit0 + u
+            planes = [(s * self.t.channels + c) * self.t.plane for s in range(self.t.batch)]
+            mean, rstd = self.Statistics([self.xGm[o] for o in planes], params, [c] * self.t.batch)
+            scale = rstd * params.GetValue(c)
+            for offset in planes:
+                self.Apply(self.xGm[offset], self.yGm[offset], scale, params.GetValue(self.cpad + c) - mean * scale)
+
+    def Statistics(self, planes, params, channels):
+        """Mean and 1/std of (x + pre-bias) over the planes (GM views, one channel each): per-plane sums,
+        the bias added on the scalar unit."""
         scratch = self.work.Get(self.xGm.dtype)
         sq, work = scratch, scratch[self.padded]
         total, squares = 0.0, 0.0
-        for g, c in enumerate(channels):
+        for plane, c in zip(planes, channels):
             pre = params.GetValue(4 * self.cpad + c) if self.t.has_pre else 0.0
             plane_sum, plane_squares = 0.0, 0.0
-            for start in range(g * self.t.plane, (g + 1) * self.t.plane, self.tile):
-                n = min(self.tile, (g + 1) * self.t.plane - start)
-                x = self.Load(row[start], n)
+            for start in range(0, self.t.plane, self.tile):
+                n = min(self.tile, self.t.plane - start)
+                x = self.Load(plane[start], n)
                 Mul(sq, x, x, n)
                 ReduceSum(work, x, work, n)
                 plane_sum += work.GetValue(0)
@@ -110,8 +137,9 @@ class ChannelKernel:
                 plane_squares += work.GetValue(0)
             total += plane_sum + self.t.plane * pre
             squares += plane_squares + 2.0 * pre * plane_sum + self.t.plane * pre * pre
-        mean = total / self.cols
-        return mean, 1.0 / ScalarSqrt(max(squares / self.cols - mean * mean, 0.0) + EPS)
+        count = len(planes) * self.t.plane
+        mean = total / count
+        return mean, 1.0 / ScalarSqrt(max(squares / count - mean * mean, 0.0) + EPS)
 
     def Apply(self, src, dst, scale, shift):
         """dst = stages(src * scale + shift) over one channel plane."""
@@ -123,6 +151,8 @@ class ChannelKernel:
             z = x if STAGES else y
             if AFFINE == "bias":
                 Adds(z, x, shift, n)
+            elif AFFINE == "row_scale":
+                Muls(z, x, scale, n)
             else:
                 Muls(z, x, scale, n)
                 Adds(z, z, shift, n)
@@ -141,14 +171,18 @@ def channel_kernel(x, w, b, mean, var, pre, y, tiling):
 
 
 def run_channel(x, weight=None, bias=None, mean=None, var=None, pre=None):
-    """Host side: the per-channel map over NCHW x (weight, bias, running statistics, a bias before them)."""
+    """Host side: the per-channel map over NCHW x (weight, bias, running statistics, a bias before them);
+    for row_scale, x is a matrix whose rows are the channels."""
+    if AFFINE == "row_scale" and x.dim() == 2:
+        return run_channel(x.unsqueeze(0), weight).squeeze(0)
     x = x.contiguous()
     channels = x.shape[1]
     group = channels // GROUPS if AFFINE == "group_norm" else 1
     plane = x.numel() // (x.shape[0] * channels)
     y = torch.empty_like(x)
     params = [x if p is None else p.detach().contiguous() for p in (weight, bias, mean, var, pre)]
-    tiling = ChannelTiling(x.shape[0] * channels // group, channels, group, plane, TILE_LENGTH, pre is not None)
+    units = channels if AFFINE == "batch_stats" else x.shape[0] * channels // group
+    tiling = ChannelTiling(units, channels, group, plane, TILE_LENGTH, pre is not None, x.shape[0])
     launch(channel_kernel, BLOCK_DIM, x, *params, y, tiling)
     return y
 '''

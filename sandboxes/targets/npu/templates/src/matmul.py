@@ -1,6 +1,9 @@
 """Template text of the matmul family (${PARAM} placeholders are filled by templates.render_kernel).
 
-``HEADER`` holds the placeholders, ``BODY`` the kernels; conv2d reuses the body."""
+``HEADER`` holds the placeholders, ``BODY`` the kernels; conv2d reuses the body. The family's source
+adds the triangle kernel for a product followed by torch.triu / torch.tril."""
+
+from sandboxes.targets.npu.templates.src import triangle
 
 HEADER = r'''BASE_M = ${BASE_M}
 """Rows of the output tile one core computes at a time."""
@@ -30,6 +33,8 @@ class MatmulTiling(TilingData):
     batch_a: bool
     """False when every batch shares one A (and likewise batch_b for B)."""
     batch_b: bool
+    skip: int
+    """1: tiles wholly below the diagonal are skipped (a triu follows), 2: wholly above (tril); 0: none."""
 
 
 class MatmulKernel:
@@ -60,6 +65,8 @@ class MatmulKernel:
         bi, rest = divmod(tile, self.tiles_m * self.tiles_n)
         m0, n0 = (rest // self.tiles_n) * BASE_M, (rest % self.tiles_n) * BASE_N
         mm, nn = min(BASE_M, t.m - m0), min(BASE_N, t.n - n0)
+        if (t.skip == 1 and n0 + nn <= m0) or (t.skip == 2 and n0 >= m0 + mm):
+            return  # every element of this tile is zeroed by the triangle mask after the product
         a_base = self.aGm[bi * t.m * t.k if t.batch_a else 0]
         b_base = self.bGm[bi * t.k * t.n if t.batch_b else 0]
         c = self.co1.AllocTensor(self.acc)
@@ -148,10 +155,11 @@ def run_cast(x, dtype):
     return y
 
 
-def run_matmul(a, b, transpose_b=False, transpose_a=False):
+def run_matmul(a, b, transpose_b=False, transpose_a=False, triangle=""):
     """Host side: a @ b (or with a and/or b given transposed: a.T @ b, a @ b.T), 2-D, batched 3-D (a 2-D
     operand is shared by every batch), A of any rank times a 2-D B (A's leading dimensions become rows),
-    or a matrix-vector product; B is cast to A's type first when they differ."""
+    or a matrix-vector product; B is cast to A's type first when they differ. ``triangle`` "upper" or
+    "lower": the 2-D product's triu or tril (the tiles it zeroes are not computed)."""
     vector = b.dim() == 1
     b = run_cast(b, a.dtype) if b.dtype != a.dtype else b
     b = b.reshape(-1, 1) if vector else b
@@ -163,8 +171,11 @@ def run_matmul(a, b, transpose_b=False, transpose_a=False):
         m, k = k, m
     n = b3.shape[1] if transpose_b else b3.shape[2]
     c = torch.empty(batch, m, n, dtype=torch.float32)
+    skip = {"upper": 1, "lower": 2}.get(triangle, 0) if batch == 1 else 0
     launch(matmul_kernel, BLOCK_DIM, a3, b3, c, MatmulTiling(batch, m, n, k, transpose_b, transpose_a,
-                                                                   a3.shape[0] > 1, b3.shape[0] > 1))
+                                                                   a3.shape[0] > 1, b3.shape[0] > 1, skip))
+    if skip:
+        return run_triangle(c.reshape(m, n), triangle == "upper", c.reshape(m, n))
     if vector:
         return c.reshape(m)
     if rows:
@@ -172,4 +183,7 @@ def run_matmul(a, b, transpose_b=False, transpose_a=False):
     return c if a.dim() == 3 or b.dim() == 3 else c.reshape(m, n)
 '''
 
-SOURCE = HEADER + BODY
+SOURCE = HEADER + BODY + r'''
+TILE_LENGTH = 4096
+"""Row elements per chunk of the triangle mask."""
+''' + triangle.BODY
