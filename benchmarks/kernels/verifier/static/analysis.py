@@ -140,7 +140,7 @@ class Analysis:
         if hasattr(builtins, name):
             self.flag(node, "not_allowed", f"the builtin {name} is not on the allow-list of what a solution may use")
             return REFUSED
-        return UNKNOWN
+        return REFUSED  # defined nowhere (the checks refuse every way to define names at run time): a NameError
 
     def assign_global(self, name: str, kind: Kind) -> None:
         self.bound_so_far.add(name)

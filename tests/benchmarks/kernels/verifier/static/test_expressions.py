@@ -61,5 +61,9 @@ def test_compute_and_escapes_are_reported(body, rule):
     assert rule in rules(body)
 
 
+def test_a_name_defined_nowhere_is_a_name_error_not_a_violation():
+    assert rules("return helper_from_another_template(x)") == []
+
+
 def test_a_refusal_is_reported_once_not_at_every_later_use():
     assert rules("op = torch.relu\nz = op(x)\nreturn op(z)") == ["framework_compute"]
