@@ -13,6 +13,7 @@ from sandboxes import guarantees, hostfs
 from sandboxes.isolation import HostCaps, probe
 from sandboxes.local import LocalSandbox
 from tests.sandboxes.conftest import SMALL, require_guarantee
+from tests.system_tools import require_tool
 
 FULL = HostCaps(bwrap=True, unshare=True, root=True, cgroups=True, private_mounts=True)
 
@@ -49,15 +50,18 @@ def venv_under_tmp():
     subprocess.run(["rm", "-rf", folder], check=True)
 
 
-def test_a_python_installation_under_tmp_runs_in_the_unshare_fallback(venv_under_tmp, monkeypatch):
+@pytest.mark.parametrize("wrapper", ["unshare", "bwrap"])
+def test_a_python_installation_under_tmp_runs_in_the_sandbox(venv_under_tmp, monkeypatch, wrapper):
     """The fresh-machine failure: the unshare fallback's private /tmp hid a venv that lives under /tmp."""
     caps = probe()
-    if not (caps.root and caps.private_mounts):
-        pytest.skip("only root builds the fallback's own private /tmp (bubblewrap binds the venv itself)")
+    if wrapper == "unshare" and not (caps.root and caps.private_mounts):
+        pytest.skip("only root builds the fallback's own private /tmp (elsewhere the host's /tmp stays visible)")
+    if wrapper == "bwrap":
+        require_tool("bwrap")
     shown = hostfs.python_dirs()
     monkeypatch.setattr(hostfs, "python_dirs", lambda: sorted({*shown, venv_under_tmp}))
     sandbox = LocalSandbox()
-    sandbox.caps = dataclasses.replace(caps, bwrap=False)
+    sandbox.caps = dataclasses.replace(caps, bwrap=wrapper == "bwrap")
     python = str(Path(venv_under_tmp) / "bin" / "python")
     result = sandbox.run([python, "-c", "import sys, pydantic; print(sys.prefix)"], limits=SMALL)
     sandbox.close()
