@@ -98,3 +98,16 @@ def key_value_table(title: str, values: dict[str, Any]) -> Any:
     for key, value in values.items():
         table.add_row(str(key), "—" if value is None else str(value))
     return table
+
+
+def usage_line(spent: Any, thread: Any, model: str) -> str:
+    """Tokens and cost of the last reply and of the thread (``Totals`` before/after differences); a model the
+    price table does not know shows 'unknown', never $0."""
+    def cost(totals: Any) -> str:
+        if totals.unpriced_calls:
+            return "unknown"
+        return f"${totals.cost_usd:.6f}" if totals.cost_usd < 0.01 else f"${totals.cost_usd:.4f}"
+
+    line = (f"tokens: {spent.prompt_tokens:,} sent, {spent.completion_tokens:,} received · cost: {cost(spent)} "
+            f"this reply, {cost(thread)} this thread")
+    return line + (f" (no price for {model})" if spent.unpriced_calls else "")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import signal
 import threading
@@ -14,10 +15,11 @@ from tools.registry import Toolbox
 from agents.chat.config import ChatConfig
 from agents.chat.graph import CANCELLED_TEXT, ChatEnv, build_chat_graph, pending_calls
 from agents.chat.policy import ApprovalPolicy
-from agents.chat.render import TokenPrinter, call_panel, clip, make_console, result_panel
+from agents.chat.lineinput import LineReader
+from agents.chat.render import TokenPrinter, call_panel, clip, make_console, result_panel, usage_line
 from agents.runtime.models.accounting import AccountedModel
 from agents.runtime.models.base import ChatModel, ModelReplyError
-from agents.runtime.run import Run
+from agents.runtime.run import Run, runs_root
 
 PROMPT = "you> "
 APPROVAL_PROMPT = "approve? [y]es / [e]dit / [n]o > "
@@ -63,6 +65,13 @@ class ChatSession:
         self.thread = {"configurable": {"thread_id": run.id}, "recursion_limit": config.max_steps * 3}
         self.commands: dict[str, Any] = {}
         self.background: list[Any] = []
+        self.reader = LineReader(self.completions, runs_root() / ".chat_history")
+
+    def completions(self) -> list[str]:
+        """What Tab completes at the prompt: slash commands and tool names."""
+        from agents.chat.commands import COMMANDS
+
+        return [f"/{name}" for name in {**COMMANDS, **self.commands}] + sorted(self.toolbox.tools)
 
     def set_model(self, model: ChatModel) -> None:
         self.model = AccountedModel(model, self.run)
@@ -88,7 +97,7 @@ class ChatSession:
             self.resume_pending()
             while True:
                 try:
-                    line = input(PROMPT).strip()
+                    line = self.reader.read(PROMPT).strip()
                 except KeyboardInterrupt:
                     self.say("")
                     continue
@@ -117,7 +126,11 @@ class ChatSession:
         """One user turn."""
         first = [] if self.messages() else [{"role": "system", "content": self.system_prompt}]
         self.run.emit("chat.user", chars=len(text))
+        before = copy.copy(self.run.totals)
         self.turn({"messages": first + [{"role": "user", "content": text}]})
+        spent = self.run.totals.since(before)
+        if spent.calls:
+            self.say(usage_line(spent, self.run.totals, self.model.name))
 
     def resume_pending(self) -> None:
         """A thread left at an approval (or in the middle of a turn) continues where it stopped."""
@@ -151,7 +164,8 @@ class ChatSession:
             self.say(f"stopped: more than {self.config.max_steps} steps in one turn")
         except (UserError, ModelReplyError) as error:
             self.printer.finish()
-            self.say(f"error: {error}")
+            self.say(f"error: {' '.join(str(error).split())}")
+            self.say("the session goes on: send another message, /model NAME to switch models, /undo to drop yours")
 
     def stream(self, graph_input: Any) -> list[Any]:
         for chunk in self.graph.stream(graph_input, self.thread, stream_mode="updates"):
@@ -183,11 +197,11 @@ class ChatSession:
                             f"approval needed: {request['reason']}"))
         while True:
             try:
-                answer = input(APPROVAL_PROMPT).strip().lower()
+                answer = self.reader.read(APPROVAL_PROMPT, complete=False).strip().lower()
                 if answer in ("y", "yes"):
                     return {"action": "approve"}
                 if answer in ("n", "no"):
-                    return {"action": "reject", "reason": input("reason (optional) > ").strip() or "rejected"}
+                    return {"action": "reject", "reason": self.reader.read("reason (optional) > ", complete=False).strip() or "rejected"}
                 if answer in ("e", "edit"):
                     edited = self.read_arguments()
                     if edited is not None:
@@ -199,7 +213,7 @@ class ChatSession:
                 raise SessionEnd from None
 
     def read_arguments(self) -> dict[str, Any] | None:
-        text = input("arguments as a JSON object > ")
+        text = self.reader.read("arguments as a JSON object > ", complete=False)
         try:
             value = json.loads(text)
         except json.JSONDecodeError as error:

@@ -25,7 +25,7 @@ def bench_qmemory(entries: Annotated[int, typer.Option(min=1, help="Memory entri
                       min=1, help="Hash buckets of the TF-IDF embedding (more buckets: sparser vectors).")] = 256,
                   *, output: Output) -> None:
     """Full retrievals (embed, recall, Q lookup, epsilon-greedy, fetch): p50/p95 per query of the postings
-    index and of the brute-force dense product it replaced, side by side, with no added load and (--load)
+    index and of a brute-force dense product, side by side, with no added load and (--load)
     beside one busy process."""
     from memory.qmemory import QMemoryConfig
     from memory.qmemory.bench import run_retrieval_benchmark

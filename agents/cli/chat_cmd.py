@@ -9,13 +9,18 @@ from typing import Annotated, Optional
 
 import typer
 
-from agents.cli.common import ApiBaseOption, ModelOption
+from agents.cli.common import ApiBaseOption
 from agents.cli.groups import app
+
+ChatModelOption = Annotated[Optional[str], typer.Option(
+    "--model", help="Model: provider/name (openai/gpt-4o-mini, anthropic/..., ollama/...), replay:FILE or "
+                    "scripted:FILE. Default: $AGENT_MODEL, then run.model in agentkiln.toml, then a provider key; "
+                    "chat has no offline policy, so without any of these it stops with a message.")]
 
 
 @app.command("chat")
 def chat(
-    model: ModelOption = None,
+    model: ChatModelOption = None,
     api_base: ApiBaseOption = None,
     repo: Annotated[Optional[str], typer.Option("--repo", help="Repository for the RPG navigation tools.")] = None,
     thread: Annotated[Optional[str], typer.Option("--thread", help="Resume this thread (id, prefix or last).")] = None,

@@ -48,6 +48,10 @@ class Totals:
         self.cost_usd += float(event.get("cost_usd", 0.0))
         self.unpriced_calls += not event.get("cost_known", True)
 
+    def since(self, earlier: "Totals") -> "Totals":
+        """What was spent after ``earlier`` (a copy taken before)."""
+        return Totals(**{name: getattr(self, name) - getattr(earlier, name) for name in self.__dataclass_fields__})
+
     def as_dict(self) -> dict[str, Any]:
         return {"calls": self.calls, "prompt_tokens": self.prompt_tokens,
                 "completion_tokens": self.completion_tokens, "cost_usd": round(self.cost_usd, 8)}

@@ -2,15 +2,15 @@
 
 EoH (Liu et al., ICML 2024, Table 1, online bin packing on Weibull instances, 5 instances per set)
 and FunSearch (Romera-Paredes et al., Nature 2023, Table 1, Weibull 5k). MCTS-AHD (Zheng et al.,
-2025, Table 1, step-by-step TSP construction) reports nearest neighbour near 22-26 %; those values
-were recalled without the paper at hand in this session and are marked approximate.
+2025, Table 1, step-by-step TSP construction) reports nearest neighbour near 22-26 %; those values are
+approximate (not checked against the paper's table) and are marked so.
 """
 
 from __future__ import annotations
 
 EOH = "EoH (Liu et al. 2024) Table 1"
 FUNSEARCH = "FunSearch (Romera-Paredes et al. 2023) Table 1"
-MCTS_AHD = "MCTS-AHD (Zheng et al. 2025) Table 1, approximate recollection"
+MCTS_AHD = "MCTS-AHD (Zheng et al. 2025) Table 1, approximate"
 
 PUBLISHED: dict[tuple[str, str, int, int | None], list[tuple[float, str]]] = {
     ("bpp_online", "first_fit", 1000, 100): [(5.32, EOH)],

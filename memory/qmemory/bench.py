@@ -1,5 +1,5 @@
 """Retrieval benchmark: full retrievals over a large synthetic memory, with the postings index and
-with the brute-force dense index it replaced (with all BLAS threads as before, and capped at one),
+with a brute-force dense index (with all BLAS threads, and capped at one),
 measured in one run as the machine is and (``load=True``) again while one CPU-burning process runs."""
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ RETRIEVED_KINDS = [EntryKind.EXPERIENCE, EntryKind.TRACE, EntryKind.PRACTICE]
 KIND_FILTER = [KIND_CODES[kind] for kind in RETRIEVED_KINDS]
 STATISTICS = [("retrieve", 50, "p50"), ("retrieve", 95, "p95"), ("retrieve_cpu", 50, "p50"),
               ("retrieve_cpu", 95, "p95"), ("search", 50, "p50"), ("search", 95, "p95")]
-METHODS = ("postings index", "brute-force dense, 1 BLAS thread", "brute-force dense, all BLAS threads (previous)")
+METHODS = ("postings index", "brute-force dense, 1 BLAS thread", "brute-force dense, all BLAS threads")
 PREVIOUS = METHODS[2]
 CONDITIONS = ("no added load", "+1 busy process")  # the machine's own load is reported beside each
 
@@ -101,7 +101,7 @@ def _build(path: Path, count: int, seed: int, words: tuple[int, int],
 
 
 def _dense_copy(memory: QMemory, blas_threads: int | None) -> DenseIndex:
-    """The previous approach over the same stored vectors: one float32 matrix-vector product per query."""
+    """The brute-force baseline over the same stored vectors: one float32 matrix-vector product per query."""
     dense = DenseIndex(memory.embedder.dim, memory.embedder.column_weights, memory.config.idf_exact_below,
                        blas_threads)
     ids, kinds, blobs = memory.store.vectors_since(0)
@@ -163,11 +163,11 @@ def _condition_summary(condition: str, measured: dict[str, dict[str, float]], bu
 
 @contextlib.contextmanager
 def busy_process() -> Iterator[dict]:
-    """Run one CPU-burning process for the duration; afterwards the yielded dict holds ``cpu_fraction``,
-    the share of one CPU it actually burned (evidence that the load was there)."""
+    """Run one CPU-burning process for the duration; the yielded dict holds its ``pid`` and, afterwards,
+    ``cpu_fraction``, the share of one CPU it actually burned (evidence that the load was there)."""
     before = os.times()
     process = subprocess.Popen([sys.executable, "-c", "while True: pass"])
-    result: dict = {}
+    result: dict = {"pid": process.pid}
     try:
         time.sleep(0.2)
         yield result

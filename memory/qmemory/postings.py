@@ -10,39 +10,35 @@ vectors score bit-identically and ties are then broken by id.
 from __future__ import annotations
 
 import numpy as np
-from scipy.sparse._sparsetools import csc_matvec  # y[rows] += x * values over one posting list, in C
 
 from memory.qmemory.index import RefitSchedule, Weigher, best_first, reserve, top_k
 
 
 class PostingList:
-    """Rows (ascending) with a non-zero raw value in one dimension, and those values (arrays have spare
-    capacity; ``span`` is the [0, size) range handed to the scatter kernel)."""
+    """Rows (ascending, native ints so that ``np.add.at`` indexes without a cast) with a non-zero raw value
+    in one dimension, and those values (arrays have spare capacity)."""
 
-    __slots__ = ("rows", "values", "size", "span")
+    __slots__ = ("rows", "values", "size")
 
     def __init__(self) -> None:
-        self.rows = np.zeros(0, dtype=np.int32)
+        self.rows = np.zeros(0, dtype=np.intp)
         self.values = np.zeros(0, dtype=np.float64)
         self.size = 0
-        self.span = np.zeros(2, dtype=np.int32)
 
     def extend(self, rows: np.ndarray, values: np.ndarray) -> None:
         stop = self.size + len(rows)
         self.rows, self.values = reserve(self.rows, stop), reserve(self.values, stop)
         self.rows[self.size:stop], self.values[self.size:stop] = rows, values
         self.size = stop
-        self.span = np.array([0, stop], dtype=np.int32)
 
-    def scatter(self, out: np.ndarray, coefficient: np.ndarray) -> None:
-        """``out[row] += coefficient[0] * value`` over the whole list (the search's hot loop)."""
-        csc_matvec(len(out), 1, self.span, self.rows, self.values, coefficient, out)
+    def scatter(self, out: np.ndarray, coefficient: float) -> None:
+        """``out[row] += coefficient * value`` over the whole list (the search's hot loop)."""
+        np.add.at(out, self.rows[:self.size], coefficient * self.values[:self.size])
 
     def scatter_squares(self, out: np.ndarray, coefficient: float, first: int) -> None:
         """``out[row] += coefficient * value ** 2`` for the postings from position ``first`` on."""
         values = self.values[first:self.size]
-        csc_matvec(len(out), 1, np.array([0, len(values)], dtype=np.int32), self.rows[first:self.size],
-                   values * values, np.array([coefficient]), out)
+        np.add.at(out, self.rows[first:self.size], coefficient * (values * values))
 
 
 class Shard:
@@ -64,7 +60,7 @@ class Shard:
         bounds = np.searchsorted(dims, np.arange(len(self.lists) + 1))
         for dim in np.flatnonzero(np.diff(bounds)):
             lo, hi = bounds[dim], bounds[dim + 1]
-            self.lists[dim].extend((rows[lo:hi] + start).astype(np.int32), values[lo:hi])
+            self.lists[dim].extend(rows[lo:hi] + start, values[lo:hi])
         self.ids, self.inv_norms = reserve(self.ids, stop), reserve(self.inv_norms, stop)
         self.ids[start:stop] = ids
         self.size = stop
@@ -81,7 +77,7 @@ class Shard:
     def scores(self, dims: np.ndarray, coefficients: np.ndarray) -> np.ndarray:
         """Cosine similarity of every row to a query given as (non-zero dims, weighted unit coefficients)."""
         totals, lists = np.zeros(self.size), self.lists
-        for dim, coefficient in zip(dims.tolist(), coefficients.reshape(-1, 1)):
+        for dim, coefficient in zip(dims.tolist(), coefficients.tolist()):
             lists[dim].scatter(totals, coefficient)
         return totals * self.inv_norms[: self.size]
 

@@ -33,6 +33,18 @@ def elbow(points: Sequence[SweepPoint], tolerance: float = 0.1) -> int:
     return next(p.k for p in points if p.projection <= floor + tolerance * span)
 
 
+def sweep_warning(ks: Sequence[int], chosen: int, true_l0: float | None = None) -> str | None:
+    """Why the elbow of a sweep over ``ks`` cannot be trusted, or None: the sweep stops below the true L0
+    (when it is known), or the elbow is the sweep's last k (the floor may lie further right)."""
+    last = max(ks)
+    if true_l0 is not None and last < true_l0:
+        return (f"the sweep stops at k={last}, below the true L0 {true_l0:.1f}: the elbow lies beyond it; "
+                f"raise --k-max above {true_l0:.0f}")
+    if chosen == last:
+        return f"the elbow is the sweep's last k={last}: the floor may lie beyond it; raise --k-max"
+    return None
+
+
 def sweep(sample: Callable[[int], torch.Tensor], held_out: torch.Tensor, ks: Sequence[int], *, width: int,
           steps: int = 1500, directions: torch.Tensor | None = None, seed: int = 0,
           on_point: Callable[[SweepPoint], None] | None = None) -> list[SweepPoint]:

@@ -57,6 +57,10 @@ def deliver_text(response: ChatResponse, options: dict[str, Any]) -> ChatRespons
     return response
 
 
+class ModelRequestError(UserError):
+    """The provider refused a request (an HTTP 4xx other than rate limits: bad request, context too long...)."""
+
+
 class ModelUnavailable(UserError):
     """The model could not be reached even after retrying (rate limits, timeouts, 5xx)."""
 

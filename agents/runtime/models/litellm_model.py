@@ -10,7 +10,8 @@ from typing import Any, Callable
 from sandboxes.errors import UserError
 from sandboxes.settings import Config
 
-from agents.runtime.models.base import ChatResponse, ModelReplyError, ModelUnavailable, ToolCall, Usage
+from agents.runtime.models.base import (ChatResponse, ModelReplyError, ModelRequestError, ModelUnavailable, ToolCall,
+                                        Usage)
 from agents.runtime.models.providers import UNKNOWN_PROVIDER
 from agents.runtime.models.retry import call_with_retries, is_transient
 
@@ -161,6 +162,10 @@ def _tool_calls(message: Any) -> list[ToolCall]:
     return calls
 
 
+PROVIDER_MODULES = ("litellm", "openai", "httpx")
+"""Where the exceptions of a provider call come from (anything else is a bug of ours and stays as it is)."""
+
+
 def _translate(error: Exception, name: str) -> Exception:
     """Turn provider errors the user must fix into one-line UserErrors; leave transient ones as they are."""
     kind = type(error).__name__
@@ -170,4 +175,9 @@ def _translate(error: Exception, name: str) -> Exception:
         return UserError(f"model '{name}': the provider does not know this model or endpoint")
     if kind in ("LiteLLMUnknownProvider",) or "LLM Provider NOT provided" in str(error):
         return UserError(f"unknown model provider in '{name}'")
-    return error
+    if is_transient(error) or type(error).__module__.split(".")[0] not in PROVIDER_MODULES:
+        return error
+    status = getattr(error, "status_code", None)
+    detail = " ".join(str(error).split())[:300]
+    return ModelRequestError(f"model '{name}' rejected the request ({kind}" + (f", HTTP {status}" if status else "")
+                             + f"): {detail}")

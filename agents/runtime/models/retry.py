@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sys
 import time
 from typing import Callable, TypeVar
 
@@ -39,6 +40,8 @@ def call_with_retries(call: Callable[[], T], *, retries: int, base_s: float, max
             if attempt > retries or not is_transient(error):
                 raise
             delay = backoff_delay(attempt, base_s, max_s)
-            emit("model.retry", model=label, attempt=attempt, delay_s=round(delay, 3),
-                 error=f"{type(error).__name__}: {str(error)[:200]}")
+            reason = f"{type(error).__name__}: {' '.join(str(error).split())[:200]}"
+            emit("model.retry", model=label, attempt=attempt, delay_s=round(delay, 3), error=reason)
+            print(f"model {label}: {reason[:120]}; retry {attempt} of {retries} in {delay:.1f} s", file=sys.stderr,
+                  flush=True)
             time.sleep(delay)

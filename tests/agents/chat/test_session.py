@@ -113,3 +113,30 @@ def test_session_approve_reject_undo_cancel_and_hostile_file(spawn_chat, isolate
     assert [e["tool"] for e in executed] == ["fetch_node", "python_exec", "shell_exec"]
     assert [e["tool"] for e in run.events("tool.rejected")] == ["shell_exec"]
     assert executed[-1]["cancelled"] is True and not executed[1]["cancelled"]
+
+
+def test_a_model_error_is_reported_and_the_session_goes_on_with_a_cost_line(agent_cli, fake_openai, monkeypatch):
+    import io
+
+    fake_openai.replies = [{"status": 400, "error": "this model does not support tools"}, "Fine, here I am."]
+    monkeypatch.setattr("sys.stdin", io.StringIO("first try\nsecond try\n/exit\n"))
+    result = agent_cli("chat", "--model", "openai/gpt-4o-mini", "--api-base", fake_openai.url, "--tools", "sandbox")
+    assert result.code == 0, result.err
+    lines = [line.removeprefix("you> ") for line in result.out.splitlines()]  # stdin is not a terminal here
+    error = next(line for line in lines if line.startswith("error: "))
+    assert "rejected the request (BadRequestError, HTTP 400)" in error and "does not support tools" in error
+    assert "Traceback" not in result.out + result.err and "assistant: Fine, here I am." in lines
+    [usage] = [line for line in lines if line.startswith("tokens: ")]
+    assert " sent, " in usage and " received · cost: $0.0000" in usage and "this thread" in usage
+    assert lines.index(usage) == lines.index("assistant: Fine, here I am.") + 1
+
+
+def test_an_unpriced_model_costs_unknown_never_zero(agent_cli, fake_openai, monkeypatch):
+    import io
+
+    fake_openai.replies = ["hello"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("hi\n/exit\n"))
+    result = agent_cli("chat", "--model", "openai/house-model-7b", "--api-base", fake_openai.url, "--tools", "sandbox")
+    [usage] = [line.removeprefix("you> ") for line in result.out.splitlines() if "tokens: " in line]
+    assert "cost: unknown this reply, unknown this thread (no price for openai/house-model-7b)" in usage
+    assert "$0" not in usage

@@ -67,7 +67,7 @@ def test_attach_changes_budget_adds_guidance_and_resumes_a_paused_run(spawn_chat
     chat.expect(rf"\[{run.id}\] evokernel.attempt tasks/relu attempt 2")
     chat.expect(rf"\[{run.id}\] graph.paused")  # pause_every 1: it asks again after round 2
     chat.expect(rf"\[{run.id}\] result: status=paused")
-    chat.expect("process exited 0")
+    chat.expect("process exited 4")  # paused for an answer
     chat.sendline("/status")
     chat.expect("now 3 attempts per task")
     chat.expect(PROMPT)

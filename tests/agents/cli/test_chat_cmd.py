@@ -13,3 +13,9 @@ def test_help_lists_the_options(agent_cli):
     result = agent_cli("chat", "--help")
     for option in ("--model", "--repo", "--thread", "--list", "--attach", "--yes", "--tools"):
         assert option in result.out
+
+
+def test_help_says_chat_needs_a_model(agent_cli):
+    text = " ".join(agent_cli("chat", "--help").out.split())
+    assert "offline policy, so without any of these it stops with a message" in text.replace("│ ", "")
+    assert "else the agent's offline policy" not in text

@@ -1,7 +1,7 @@
 import pytest
 import torch
 
-from numerics.sae.selection import SweepPoint, elbow, sweep
+from numerics.sae.selection import SweepPoint, elbow, sweep, sweep_warning
 from numerics.sae.toy import make_toy_model
 
 
@@ -23,3 +23,10 @@ def test_proxy_finds_the_true_l0_on_the_toy_model():
     assert abs(chosen - toy.true_l0) <= 2
     best = max(points, key=lambda p: p.recovery)
     assert abs(best.k - toy.true_l0) <= 2
+
+
+def test_a_sweep_that_cannot_show_the_elbow_is_warned_about():
+    assert "stops at k=9, below the true L0 11.1" in sweep_warning(range(1, 10), 9, true_l0=11.1)
+    assert "raise --k-max above 11" in sweep_warning(range(1, 10), 9, true_l0=11.1)
+    assert "elbow is the sweep's last k=15" in sweep_warning([5, 10, 15], 15)
+    assert sweep_warning(range(1, 22, 2), 11, true_l0=11.1) is None

@@ -2,7 +2,7 @@ import pytest
 
 from sandboxes.errors import UserError
 
-from agents.runtime.models.base import ModelUnavailable
+from agents.runtime.models.base import ModelRequestError, ModelUnavailable
 from agents.runtime.models.litellm_model import LiteLLMModel, ModelSettings, check_model_spec
 
 HELLO = [{"role": "user", "content": "Say hello, please."}]
@@ -49,6 +49,23 @@ def test_gives_up_after_the_retries(fake_openai):
     with pytest.raises(ModelUnavailable, match="still failing after 2 retries"):
         model_at(fake_openai, retries=2).complete(HELLO)
     assert len(fake_openai.requests) == 3
+
+
+def test_a_bad_request_is_one_line_naming_the_status_and_is_not_retried(fake_openai):
+    fake_openai.replies = [{"status": 400, "error": "maximum context length exceeded"}]
+    with pytest.raises(ModelRequestError) as refused:
+        model_at(fake_openai).complete(HELLO)
+    message = str(refused.value)
+    assert message.startswith("model 'openai/gpt-4o-mini' rejected the request (BadRequestError, HTTP 400)")
+    assert "maximum context length exceeded" in message and "\n" not in message
+    assert len(fake_openai.requests) == 1
+
+
+def test_each_retry_is_a_line_on_the_console(fake_openai, capsys):
+    fake_openai.replies = [{"status": 503, "error": "overloaded"}, "fine"]
+    assert model_at(fake_openai).complete(HELLO).content == "fine"
+    [line] = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith("model openai/gpt-4o-mini: ") and "overloaded" in line and "retry 1 of 4 in " in line
 
 
 def test_rejected_credentials_are_a_user_error(fake_openai):
