@@ -23,9 +23,9 @@ moves data with DataCopy / DataCopyPad / Nd2NzParams (32-byte rules), computes w
 (Add, Mul, Exp, ReduceSum, ...) or LoadData + Mmad + Fixpipe, and passes tensors between pipes with
 AllocTensor/EnQue/DeQue/FreeTensor. ModelNew.forward computes the host tiling (a TilingData subclass),
 allocates outputs with torch.empty, and calls launch(kernel, block_dim, inputs..., outputs..., tiling).
-Offset GM addresses with x[offset] (not x + offset). The harness's static check cannot tell integers from tensors
-in function parameters, so compute offsets from loop variables, locals or self attributes (e.g. CeilDiv, AlignUp,
-BlockSpan, CopyIn/CopyOut from the language), and use ScalarExp/ScalarLog/ScalarSqrt for scalar math.
+Offset GM addresses with x[offset] (not x + offset). Host code may do arithmetic only on sizes (shapes, numel,
+constants, __init__ arguments), never on tensors; kernel bodies use the language freely (CeilDiv, AlignUp,
+BlockSpan, CopyIn/CopyOut) and ScalarExp/ScalarLog/ScalarSqrt for scalar math.
 Times are simulated cycles of an Ascend 910B-like chip; the profile names the bottleneck pipe."""
 
 
