@@ -93,8 +93,19 @@ TEMPLATES = {
                        "a per-channel epilogue (bias, fused batch/group norm and stages)", ("conv2d", "conv1d"), MIXED_SPACE,
                        {"TILE_LENGTH": 2048, "BASE_M": 64, "BASE_N": 128, "BASE_K": 64, "BUFFER_NUM": 2,
                         "BLOCK_DIM": 24}),
+        KernelTemplate("row_loss", "losses made of one value per row: cross entropy (logsumexp minus the target's "
+                       "logit), triplet margin (two row distances), hinge (per-column targets); per-core sums, "
+                       "then a one-core mean", ("cross_entropy", "triplet_margin", "hinge"), VECTOR_SPACE,
+                       VECTOR_DEFAULTS),
         KernelTemplate("triangle", "torch.triu / torch.tril of a matrix, row by row: an index compare and a select "
                        "per chunk", ("triu", "tril"), VECTOR_SPACE, VECTOR_DEFAULTS),
+        KernelTemplate("global_norm", "x divided by its Frobenius norm: the sum of squares (per-core partials, a "
+                       "one-core combine), then a scaling pass that reads it from GM", ("frobenius_normalize",),
+                       VECTOR_SPACE, VECTOR_DEFAULTS),
+        KernelTemplate("separable", "depthwise-separable convolution: the depthwise window kernel, then the 1x1 "
+                       "convolution as a cube matmul per image", ("depthwise_separable",), MIXED_SPACE,
+                       {"TILE_LENGTH": 2048, "BASE_M": 64, "BASE_N": 128, "BASE_K": 64, "BUFFER_NUM": 2,
+                        "BLOCK_DIM": 24}),
         KernelTemplate("epilogue", "a bias broadcast over the rows plus fused element-wise stages, one UB pass",
                        ("bias_add",), VECTOR_SPACE, VECTOR_DEFAULTS),
         KernelTemplate("linear", "nn.Linear: a cube matmul with transposed weight, then the bias and fused "

@@ -138,6 +138,19 @@ def fuse_conv(graph: Graph) -> OpSpec | None:
     return OpSpec("+".join(spec.op for _, spec in graph.ops), "conv2d", args, attrs | {"stages": stages})
 
 
+def fuse_separable(graph: Graph) -> OpSpec | None:
+    """A depthwise convolution followed by a 1x1 convolution without bias (a depthwise-separable
+    convolution) as one separable operator."""
+    if len(graph.ops) != 2 or graph.unsupported or graph.output != graph.ops[1][0]:
+        return None
+    (depthwise_name, depthwise), (_, pointwise) = graph.ops
+    one_by_one = {"kh": 1, "kw": 1, "stride": 1, "pad_h": 0, "pad_w": 0, "dil_h": 1, "dil_w": 1}
+    if depthwise.op != "depthwise_conv2d" or pointwise.op != "conv2d" or len(pointwise.args) != 2 \
+            or pointwise.args[0] != depthwise_name or pointwise.attrs != one_by_one:
+        return None
+    return OpSpec("depthwise_separable", "separable", depthwise.args + pointwise.args[1:], dict(depthwise.attrs))
+
+
 def fuse_triangle(graph: Graph) -> OpSpec | None:
     """A 2-D matmul followed by triu or tril as one matmul operator that masks its product (and skips
     the cube tiles the mask zeroes)."""
@@ -164,7 +177,8 @@ def _joins(spec: OpSpec, previous: str, inputs: list[str], results: set[str]) ->
 
 def fuse(graph: Graph) -> OpSpec | None:
     """The one fused operator that computes a multi-operator graph, or None when no fusion applies."""
-    for fusion in (fuse_elementwise, fuse_reduction, fuse_epilogue, fuse_norm, fuse_conv, fuse_triangle):
+    for fusion in (fuse_elementwise, fuse_reduction, fuse_epilogue, fuse_norm, fuse_conv, fuse_triangle,
+                   fuse_separable):
         spec = fusion(graph)
         if spec is not None:
             return spec

@@ -126,6 +126,9 @@ class OpSpec:
         if self.family == "scan":
             return {"SCAN": self.attrs.get("scan", "sum"), "REVERSE": str(bool(self.attrs.get("reverse"))),
                     "EXCLUSIVE": str(bool(self.attrs.get("exclusive"))), "MASKED": str(len(self.args) == 2)}
+        if self.family == "row_loss":
+            return {"LOSS": self.attrs["loss"], "MARGIN": repr(self.attrs.get("margin", 1.0)),
+                    "EPS": repr(self.attrs.get("eps", 1e-6))}
         if self.family == "triangle":
             return {"UPPER": str(self.op == "triu")}
         if self.family == "axis_reduce":
@@ -149,6 +152,10 @@ class OpSpec:
             return self._channel_values(self.op)
         if self.family == "window":
             return self._window_values() | {"WINDOW": self.op.split("_")[0]}
+        if self.family == "global_norm":
+            return {"COMPUTE": "    Mul(y, x, x, n)"}
+        if self.family == "separable":
+            return self._window_values()
         if self.family == "conv2d":
             return self._window_values() | self._channel_values(self.attrs.get("affine", "bias"))
         return {}

@@ -1,6 +1,7 @@
-"""Whole-graph patterns of operators written out in several torch ops (KernelBench's RMSNorm and L1
-norm, reversed, exclusive and masked prefix sums, a diagonal matrix times a matrix): the calls are
-matched as a whole and become one norm, axis_reduce, scan or channel operator."""
+"""Whole-graph patterns of operators written out in several torch ops (KernelBench's RMSNorm, L1 and
+Frobenius normalisation, reversed, exclusive and masked prefix sums, a diagonal matrix times a matrix,
+the hinge loss): the calls are matched as a whole and become one norm, axis_reduce, global_norm, scan,
+channel or row_loss operator."""
 
 from __future__ import annotations
 
@@ -118,3 +119,32 @@ def diagonal_pattern(gm: torch.fx.GraphModule) -> OpSpec | None:
     if not (widened and set(product.args) == {spread, matrix} or diagonal and product.args == (spread, matrix)):
         return None
     return OpSpec("row_scale", "channel", [str(matrix.target), str(vector.target)])
+
+
+def hinge_pattern(gm: torch.fx.GraphModule) -> OpSpec | None:
+    """mean(clamp(1 - x * t, min=0)) with t one target per column of x: one row_loss operator."""
+    calls, names, _ = _calls(gm)
+    inputs = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    if names != ["mul", "sub", "clamp", "mean"] or len(inputs) != 2 or [_rank(n) for n in inputs] != [2, 1]:
+        return None
+    product, margin, clamp, mean = calls
+    low = clamp.kwargs.get("min", clamp.args[1] if len(clamp.args) > 1 else None)
+    x, t = inputs
+    if set(product.args) != {x, t} or margin.args != (1, product) or clamp.args[0] is not margin or low != 0 \
+            or clamp.kwargs.get("max") is not None or mean.args != (clamp,) or mean.kwargs \
+            or x.meta["tensor_meta"].shape[-1] != t.meta["tensor_meta"].shape[0]:
+        return None
+    return OpSpec("hinge", "row_loss", [str(x.target), str(t.target)], {"loss": "hinge"})
+
+
+def frobenius_pattern(gm: torch.fx.GraphModule) -> OpSpec | None:
+    """x / torch.norm(x, p='fro') (the norm of every element): one global_norm operator."""
+    calls, names, x = _calls(gm)
+    if x is None or names != ["norm", "truediv"]:
+        return None
+    norm, divide = calls
+    p = norm.kwargs.get("p", norm.args[1] if len(norm.args) > 1 else "fro")
+    whole = norm.kwargs.get("dim", norm.args[2] if len(norm.args) > 2 else None) is None
+    if norm.args[0] is not x or p not in ("fro", 2, 2.0) or not whole or divide.args != (x, norm):
+        return None
+    return OpSpec("frobenius_normalize", "global_norm", [str(x.target)])

@@ -10,7 +10,8 @@ import torch.fx
 from torch.fx.passes.shape_prop import ShapeProp
 
 from sandboxes.targets.npu.templates.ops import OpSpec
-from sandboxes.targets.npu.templates.recognize_nn import l2_pattern, module_spec, pool_spec
+from sandboxes.targets.npu.templates.recognize_nn import (cross_entropy_spec, l2_pattern, loss_module_spec, module_spec,
+                                                          pool_spec)
 
 ACTIVATIONS = {"relu", "sigmoid", "tanh", "silu", "gelu", "softplus", "elu", "hardtanh", "hardsigmoid", "leaky_relu",
                "selu"}
@@ -154,6 +155,10 @@ class _Reader:
             if module.elementwise_affine:
                 attrs.update(weight=f"self.{node.target}.weight", bias=f"self.{node.target}.bias")
             return OpSpec("layer_norm", "norm", [args[0]], attrs)
+        if name == "cross_entropy":
+            return cross_entropy_spec(node, args)
+        if node.op == "call_module" and len(args) == 3:
+            return loss_module_spec(self.gm.get_submodule(node.target), args)
         if node.op == "call_module" and args and args[0]:
             return module_spec(self.gm.get_submodule(node.target), node.target, args[0], _rank(node.args[0]))
         if name in MATMULS and all(args[:2]):
@@ -172,8 +177,8 @@ class _Reader:
                 return OpSpec("square", "elementwise", [self.names[left]])
             if op == "add" and _is_row_vector(right, left):
                 return OpSpec("bias_add", "epilogue", [self.names[left], self.names[right]])
-            if _shape(left) != _shape(right):
-                return None  # other broadcasts have no template
+            if _shape(left) != _shape(right) or _dtype(left) != _dtype(right):
+                return None  # other broadcasts (and mixed types, a bool mask) have no template
             return OpSpec(op, "elementwise", [self.names[left], self.names[right]])
         tensor, scalar = (left, right) if isinstance(left, torch.fx.Node) else (right, left)
         if not isinstance(scalar, (int, float)) or (op == "sub" and tensor is right):

@@ -42,6 +42,26 @@ def module_spec(module: torch.nn.Module, target: str, arg: str, rank: int) -> Op
     return None
 
 
+def loss_module_spec(module: torch.nn.Module, args: list[str | None]) -> OpSpec | None:
+    """nn.TripletMarginLoss (p = 2, no swap, mean) on anchors, positives and negatives."""
+    if isinstance(module, torch.nn.TripletMarginLoss) and len(args) == 3 and all(args) and module.p == 2 \
+            and not module.swap and module.reduction == "mean":
+        return OpSpec("triplet_margin", "row_loss", list(args), {"loss": "triplet", "margin": float(module.margin),
+                                                                 "eps": float(module.eps)})
+    return None
+
+
+def cross_entropy_spec(node: torch.fx.Node, args: list[str | None]) -> OpSpec | None:
+    """F.cross_entropy(logits (N x C), int64 targets (N)) with the default weight, reduction and smoothing."""
+    defaults = {"weight": None, "reduction": "mean", "label_smoothing": 0.0, "ignore_index": -100,
+                "size_average": None, "reduce": None}
+    metas = [a.meta.get("tensor_meta") if isinstance(a, torch.fx.Node) else None for a in node.args[:2]]
+    if len(node.args) != 2 or not all(args[:2]) or any(defaults.get(k, object()) != v for k, v in node.kwargs.items()) \
+            or None in metas or len(metas[0].shape) != 2 or metas[1].dtype != torch.int64 or len(metas[1].shape) != 1:
+        return None
+    return OpSpec("cross_entropy", "row_loss", list(args[:2]), {"loss": "cross_entropy"})
+
+
 POOLS = (torch.nn.MaxPool1d, torch.nn.MaxPool2d, torch.nn.AvgPool1d, torch.nn.AvgPool2d)
 
 

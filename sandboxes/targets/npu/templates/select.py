@@ -13,7 +13,8 @@ import torch
 from sandboxes.targets.npu.templates.expression import NotAnExpression, compile_expression
 from sandboxes.targets.npu.templates.fusion import fuse
 from sandboxes.targets.npu.templates.ops import OpSpec
-from sandboxes.targets.npu.templates.patterns import diagonal_pattern, l1_pattern, rms_pattern, scan_pattern
+from sandboxes.targets.npu.templates.patterns import (diagonal_pattern, frobenius_pattern, hinge_pattern, l1_pattern,
+                                                       rms_pattern, scan_pattern)
 from sandboxes.targets.npu.templates.recognize import Graph, recognise, traced
 
 
@@ -60,5 +61,6 @@ def expression_operator(gm: torch.fx.GraphModule) -> OpSpec | None:
     return OpSpec(name, "elementwise", compiled.tensors, attrs)
 
 
-WHOLE_GRAPH = (rms_pattern, l1_pattern, scan_pattern, diagonal_pattern, expression_operator)
+WHOLE_GRAPH = (rms_pattern, l1_pattern, frobenius_pattern, scan_pattern, diagonal_pattern, hinge_pattern,
+               expression_operator)
 """Whole-graph patterns, tried in order."""

@@ -4,8 +4,8 @@ group norm, fused element-wise stages)."""
 
 from sandboxes.targets.npu.templates.src import channel, matmul, window
 
-HEADER = r'''TILE_LENGTH = ${TILE_LENGTH}
-"""Output positions per img2col band."""
+PARAMS = r'''TILE_LENGTH = ${TILE_LENGTH}
+"""Output positions per window band."""
 BASE_M = ${BASE_M}
 """Output channels of one cube tile."""
 BASE_N = ${BASE_N}
@@ -18,7 +18,10 @@ BLOCK_DIM = ${BLOCK_DIM}
 """Blocks of every launch (cube blocks beyond the AIC cores queue behind them)."""
 KH, KW, STRIDE = ${KH}, ${KW}, ${STRIDE}
 PAD_H, PAD_W, DIL_H, DIL_W = ${PAD_H}, ${PAD_W}, ${DIL_H}, ${DIL_W}
-WINDOW = "img2col"
+'''
+"""The window, cube and vector parameters of a convolution (shared with the separable family)."""
+
+HEADER = PARAMS + '''WINDOW = "img2col"
 '''
 
 BODY = r'''

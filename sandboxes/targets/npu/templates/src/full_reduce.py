@@ -1,6 +1,9 @@
-"""Template text of the full_reduce family (${PARAM} placeholders are filled by templates.render_kernel)."""
+"""Template text of the full_reduce family (${PARAM} placeholders are filled by templates.render_kernel).
 
-SOURCE = r'''TILE_LENGTH = ${TILE_LENGTH}
+``HEADER`` holds the placeholders; ``COMBINE`` (the one-core pass that adds the per-core partial results)
+is shared with the row_loss family."""
+
+HEADER = r'''TILE_LENGTH = ${TILE_LENGTH}
 """Elements per tile; each core accumulates its tiles lane-wise and reduces once at the end."""
 BUFFER_NUM = ${BUFFER_NUM}
 """Buffers per input queue: 2 loads the next tile while the current one is accumulated."""
@@ -11,7 +14,9 @@ PROLOGUE = ${PROLOGUE}
 """Whether fused element-wise stages run on every tile before it is accumulated."""
 REDUCE = "${REDUCE}"
 """sum, mean or batchmean (the sum over the first dimension's length) of every element."""
-PARTIAL = 8
+'''
+
+COMBINE = r'''PARTIAL = 8
 """Words per core in the partial-result workspace: one 32-byte block, so cores never share a block."""
 
 
@@ -23,7 +28,35 @@ class FullReduceTiling(TilingData):
     """What a mean divides the sum by: every element, or the first dimension's length for batchmean."""
 
 
-def compute(y, x, x2, t1, t2, n):
+@kernel
+def combine_kernel(partial, y, tiling):
+    """One core adds the per-core partial results (and divides by the element count for a mean)."""
+    pGm, yGm = GlobalTensor(), GlobalTensor()
+    pGm.SetGlobalBuffer(partial, tiling.partials * PARTIAL)
+    yGm.SetGlobalBuffer(y, 1)
+    pipe = TPipe()
+    inQueue, outQueue, work = TQue(TPosition.VECIN), TQue(TPosition.VECOUT), TBuf()
+    pipe.InitBuffer(inQueue, 1, tiling.partials * PARTIAL * sizeof(pGm.dtype))
+    pipe.InitBuffer(outQueue, 1, PARTIAL * sizeof(pGm.dtype))
+    pipe.InitBuffer(work, tiling.partials * PARTIAL * sizeof(pGm.dtype))
+    p = inQueue.AllocTensor(pGm.dtype)
+    DataCopy(p, pGm, tiling.partials * PARTIAL)
+    inQueue.EnQue(p)
+    p = inQueue.DeQue()
+    out = outQueue.AllocTensor(pGm.dtype)
+    ReduceSum(out, p, work.Get(pGm.dtype), tiling.partials * PARTIAL)
+    if REDUCE != "sum":
+        Muls(out, out, 1.0 / tiling.divisor, PARTIAL)
+    outQueue.EnQue(out)
+    inQueue.FreeTensor(p)
+    out = outQueue.DeQue()
+    CopyOut(yGm, out, 1)
+    outQueue.FreeTensor(out)
+
+
+'''
+
+BODY = r'''def compute(y, x, x2, t1, t2, n):
 ${COMPUTE}
 
 
@@ -95,32 +128,6 @@ def partial_sum_kernel(x, x2, partial, tiling):
     PartialSumKernel(x, x2, partial, tiling).Process()
 
 
-@kernel
-def combine_kernel(partial, y, tiling):
-    """One core adds the per-core partial results (and divides by the element count for a mean)."""
-    pGm, yGm = GlobalTensor(), GlobalTensor()
-    pGm.SetGlobalBuffer(partial, tiling.partials * PARTIAL)
-    yGm.SetGlobalBuffer(y, 1)
-    pipe = TPipe()
-    inQueue, outQueue, work = TQue(TPosition.VECIN), TQue(TPosition.VECOUT), TBuf()
-    pipe.InitBuffer(inQueue, 1, tiling.partials * PARTIAL * sizeof(pGm.dtype))
-    pipe.InitBuffer(outQueue, 1, PARTIAL * sizeof(pGm.dtype))
-    pipe.InitBuffer(work, tiling.partials * PARTIAL * sizeof(pGm.dtype))
-    p = inQueue.AllocTensor(pGm.dtype)
-    DataCopy(p, pGm, tiling.partials * PARTIAL)
-    inQueue.EnQue(p)
-    p = inQueue.DeQue()
-    out = outQueue.AllocTensor(pGm.dtype)
-    ReduceSum(out, p, work.Get(pGm.dtype), tiling.partials * PARTIAL)
-    if REDUCE != "sum":
-        Muls(out, out, 1.0 / tiling.divisor, PARTIAL)
-    outQueue.EnQue(out)
-    inQueue.FreeTensor(p)
-    out = outQueue.DeQue()
-    CopyOut(yGm, out, 1)
-    outQueue.FreeTensor(out)
-
-
 def run_full_reduce(x, x2=None):
     """Host side: reduce every element of x (after the fused element-wise stages) to a 0-d tensor."""
     x = x.contiguous()
@@ -133,3 +140,5 @@ def run_full_reduce(x, x2=None):
     launch(combine_kernel, 1, partial, y, tiling)
     return y
 '''
+
+SOURCE = HEADER + COMBINE + BODY
