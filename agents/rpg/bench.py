@@ -1,5 +1,6 @@
 """The `bench-repo` agent: localise every instance with one localiser and score it (Acc@k, recall, NDCG);
-finished instances are appended to outcomes.jsonl, so a resumed run skips them."""
+finished instances are appended to outcomes.jsonl, so a resumed run skips them. The resumable loop is
+shared with the ablation benchmark, which runs several localisers side by side."""
 
 from __future__ import annotations
 
@@ -12,13 +13,14 @@ from langgraph.graph import END, START, StateGraph
 
 from benchmarks.report import Report
 from benchmarks.repo.demo import write_demo_instances
-from benchmarks.repo.harness import build_report, export_predictions, outcome_from_dict, outcome_to_dict, run_benchmark
-from benchmarks.repo.instances import load_instances, read_ids
+from benchmarks.repo.harness import (Outcome, RepoBenchConfig, build_report, export_predictions, outcome_from_dict,
+                                     outcome_to_dict, run_side_by_side)
+from benchmarks.repo.instances import Instance, load_instances, read_ids
 from benchmarks.repo.localizer import Localizer, PredictionsFile
 from sandboxes.errors import UserError
 
 from agents.rpg.config import BenchRepoConfig
-from agents.rpg.localizers import BM25Localizer, GraphCache, RPGLocalizer
+from agents.rpg.localizers import BM25Localizer, RPGLocalizer, RepoGraphs
 from agents.runtime.graph import run_graph
 from agents.runtime.models.base import ChatModel
 from agents.runtime.progress import Progress
@@ -31,10 +33,10 @@ class BenchState(TypedDict, total=False):
     evaluated: int
 
 
-def make_localizer(spec: str, model: ChatModel | None, cache_dir: str) -> Localizer:
+def make_localizer(spec: str, model: ChatModel | None) -> Localizer:
     if spec.startswith("predictions:"):
         return PredictionsFile(spec.split(":", 1)[1])
-    graphs = GraphCache(Path(cache_dir) / "rpg")
+    graphs = RepoGraphs()
     if spec == "rpg":
         return RPGLocalizer(graphs, model)
     if spec == "bm25":
@@ -42,9 +44,10 @@ def make_localizer(spec: str, model: ChatModel | None, cache_dir: str) -> Locali
     raise UserError(f"unknown localizer {spec!r} (use rpg, bm25 or predictions:FILE)")
 
 
-def _instances_path(config: BenchRepoConfig, run: Run) -> Path:
-    if config.instances != "demo":
-        return Path(config.instances)
+def instances_path(spec: str, run: Run) -> Path:
+    """The instances file of a run: ``spec``, or the demo's (written into the run on first use)."""
+    if spec != "demo":
+        return Path(spec)
     path = run.artifacts / "demo" / "demo_instances.jsonl"
     return path if path.is_file() else write_demo_instances(run.artifacts / "demo")
 
@@ -55,26 +58,25 @@ def _done(path: Path) -> dict[str, dict]:
     return {row["instance_id"]: row for row in map(json.loads, path.read_text().splitlines()) if row}
 
 
-def execute(run: Run, model: ChatModel | None) -> Report:
-    """Evaluate every instance not yet finished in this run, then report them all."""
-    config = BenchRepoConfig(**run.config)
-    exclude = read_ids(config.exclude) if config.exclude else set()
-    instances = load_instances(_instances_path(config, run), exclude)[:config.limit]
-    localizer = make_localizer(config.localizer, model, config.bench.cache_dir)
+def evaluate_resumably(run: Run, instances: list[Instance], localizers: list[Localizer], bench: RepoBenchConfig,
+                       title: str) -> dict[str, list[Outcome]]:
+    """Every instance side by side with every localiser, as a checkpointed graph node; each finished
+    instance is appended to outcomes.jsonl, and a resumed run skips those. Returns id → outcomes."""
     outcomes_path, lock = run.artifacts / OUTCOMES, threading.Lock()
 
     def evaluate(state: BenchState) -> BenchState:
         done = _done(outcomes_path)
         todo = [i for i in instances if i.instance_id not in done]
-        with Progress("bench repo", total=len(instances)) as progress, outcomes_path.open("a") as out:
-            def record(outcome):
+        with Progress(title, total=len(instances)) as progress, outcomes_path.open("a") as out:
+            def record(outcomes: list[Outcome]) -> None:
                 with lock:
-                    out.write(json.dumps(outcome_to_dict(outcome)) + "\n")
+                    out.write(json.dumps({"instance_id": outcomes[0].instance.instance_id,
+                                          "outcomes": [outcome_to_dict(o) for o in outcomes]}) + "\n")
                     out.flush()
-                    done[outcome.instance.instance_id] = {}
+                    done[outcomes[0].instance.instance_id] = {}
                     if len(done) % max(1, len(instances) // 20) == 0 or len(done) == len(instances):
                         progress.update(step=len(done), cost=run.totals.cost_usd)
-            run_benchmark(todo, localizer, config.bench, on_done=record)
+            run_side_by_side(todo, localizers, bench, on_done=record)
         return {"evaluated": len(instances)}
 
     builder = StateGraph(BenchState)
@@ -83,7 +85,18 @@ def execute(run: Run, model: ChatModel | None) -> Report:
     builder.add_edge("evaluate", END)
     run_graph(builder, run, {"evaluated": 0})
     records = _done(outcomes_path)
-    outcomes = [outcome_from_dict(records[i.instance_id], i) for i in instances if i.instance_id in records]
+    return {i.instance_id: [outcome_from_dict(d, i) for d in records[i.instance_id]["outcomes"]]
+            for i in instances if i.instance_id in records}
+
+
+def execute(run: Run, model: ChatModel | None) -> Report:
+    """Evaluate every instance not yet finished in this run, then report them all."""
+    config = BenchRepoConfig(**run.config)
+    exclude = read_ids(config.exclude) if config.exclude else set()
+    instances = load_instances(instances_path(config.instances, run), exclude)[:config.limit]
+    localizer = make_localizer(config.localizer, model)
+    finished = evaluate_resumably(run, instances, [localizer], config.bench, "bench repo")
+    outcomes = [finished[i.instance_id][0] for i in instances if i.instance_id in finished]
     export_predictions(outcomes, run.artifacts / "predictions.jsonl", localizer.name)
     if config.export:
         export_predictions(outcomes, config.export, localizer.name)

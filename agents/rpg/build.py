@@ -11,7 +11,7 @@ from pydantic import Field
 from sandboxes.settings import Config
 from sandboxes.telemetry import emit
 
-from agents.rpg.parse import FileFacts, module_name, parse_file
+from agents.rpg.parse import FileFacts, Unit, module_name, parse_file
 from agents.rpg.resolve import Resolver
 from agents.rpg.source import Listing, Skipped, check_content
 from memory.rpg.graph import RPG, EdgeKind, Node, NodeKind
@@ -50,6 +50,8 @@ class BuildStats:
     parsed: list[str] = field(default_factory=list)
     relifted_units: int = 0
     resolved_files: int = 0
+    changed: list[str] = field(default_factory=list)
+    """Paths an update re-read or removed (added, modified, deleted or moved files)."""
 
     def summary(self) -> dict:
         return {"files": self.files, "lines": self.lines, "seconds": round(self.seconds, 4),
@@ -88,17 +90,17 @@ def install_file(rpg: RPG, facts: FileFacts) -> list[str]:
     rpg.add(Node(facts.path, NodeKind.FILE, facts.path.rsplit("/", 1)[-1], facts.path, 1, facts.lines,
                  docstring=facts.docstring,
                  extra={"module": facts.module, "imports": [list(i) for i in facts.imports],
-                        "stars": facts.stars, "calls": facts.calls, "consults": []}))
+                        "stars": facts.stars, "calls": facts.calls, "variables": facts.variables, "consults": []}))
     unit_ids: list[str] = []
     for unit in facts.units:
         unit_id = f"{facts.path}:{unit.qualname}"
         if unit_id in rpg:  # a redefinition (e.g. a property setter) extends the first definition
-            _merge(rpg.node(unit_id), unit.end, unit.calls, unit.ast_hash)
+            _merge(rpg.node(unit_id), unit)
             continue
         kind = NodeKind(unit.kind)
         rpg.add(Node(unit_id, kind, unit.qualname.rsplit(".", 1)[-1], facts.path, unit.start, unit.end,
                      signature=unit.signature, docstring=unit.docstring, ast_hash=unit.ast_hash,
-                     extra={"calls": unit.calls, "bases": unit.bases}))
+                     extra={"calls": unit.calls, "bases": unit.bases, "types": unit.types}))
         parent_qual = unit.qualname.rpartition(".")[0]
         parent = f"{facts.path}:{parent_qual}" if parent_qual else facts.path
         rpg.link(parent if parent in rpg else facts.path, unit_id, EdgeKind.CONTAINS)
@@ -106,10 +108,11 @@ def install_file(rpg: RPG, facts: FileFacts) -> list[str]:
     return unit_ids
 
 
-def _merge(node: Node, end: int, calls: list[str], ast_hash: str) -> None:
-    node.end = max(node.end, end)
-    node.extra["calls"] += [c for c in calls if c not in node.extra["calls"]]
-    node.ast_hash = f"{node.ast_hash}+{ast_hash}"[:64]
+def _merge(node: Node, unit: Unit) -> None:
+    node.end = max(node.end, unit.end)
+    node.extra["calls"] += [c for c in unit.calls if c not in node.extra["calls"]]
+    node.extra["types"] = {**unit.types, **node.extra.get("types", {})}
+    node.ast_hash = f"{node.ast_hash}+{unit.ast_hash}"[:64]
 
 
 def build_rpg(listing: Listing, lifter: Lifter, config: EncodeConfig | None = None,

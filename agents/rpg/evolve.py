@@ -48,6 +48,7 @@ def evolve(rpg: RPG, repo: str, new: str, lifter: Lifter, config: EncodeConfig |
     stats = BuildStats(skipped=skipped)
     all_paths = [p for mode, _, p in list_commit(repo, new_commit) if mode != SUBMODULE_MODE and p.endswith(".py")]
     changed |= _moved_modules(rpg, package_dirs(all_paths))
+    stats.changed = sorted(changed)
     listing = read_commit(repo, new_commit, changed)
     stats.skipped += listing.skipped
     incoming = _incoming_edges(rpg, changed)

@@ -1,8 +1,10 @@
 """The localisation agent: a LangGraph loop in which a model navigates the RPG and submits locations.
 
 ``think`` asks the model (with the navigation tools and ``submit_locations``), ``act`` runs the tool
-calls it made, ``finish`` turns the submission into ranked locations. If the model never submits,
-the offline localiser's ranking is used and the report says so.
+calls it made, ``finish`` turns the submission into ranked locations. The first prompt lists the
+offline localiser's function-level candidates with their files and line spans (as LocAgent's
+prompts show entities), so the model starts where the evidence is. If the model never submits,
+the offline ranking is used and the report says so.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from sandboxes.errors import UserError
 from sandboxes.settings import Config
 from sandboxes.telemetry import emit
 
-from agents.rpg.localize_offline import POLICY, PropagationConfig, rank
+from agents.rpg.localize_offline import POLICY, OfflineRanker, RankConfig, Ranking
 from agents.runtime.models.base import ChatModel, ToolCall
 from agents.runtime.models.serialize import assistant_message
 from tools.base import Tool, render_result
@@ -30,7 +32,8 @@ SYSTEM_PROMPT = """You localise GitHub issues in a Python repository through its
 Node ids look like 'path/to/file.py' or 'path/to/file.py:Class.method'. Use search_node to find
 candidates, fetch_node to read their code, explore_rpg to follow callers, callees and base classes.
 When you know where the fix belongs, call submit_locations once with the locations ranked from most
-to least likely (file, entity id, and line range when you know it)."""
+to least likely (file, entity id, and line range when you know it). Locations are functions or
+methods where you can name them; test files are rarely where a fix goes."""
 
 
 class Location(BaseModel):
@@ -52,6 +55,8 @@ class AgentConfig(Config):
     """Model turns before the agent stops and falls back to the offline ranking."""
     max_result_chars: int = 6000
     """Cap on each tool result shown to the model."""
+    candidates: int = 10
+    """How many of the offline ranking's function-level candidates the first prompt lists."""
 
 
 class LocState(TypedDict, total=False):
@@ -60,6 +65,8 @@ class LocState(TypedDict, total=False):
     steps: int
     submitted: list[dict[str, Any]] | None
     locations: list[dict[str, Any]]
+    modules: list[str]
+    files: list[str]
     source: str
 
 
@@ -68,8 +75,10 @@ def _submit_tool() -> Tool:
                 lambda args: args.model_dump(), capabilities=("compute",))
 
 
-def build_localizer_graph(workspace: RPGWorkspace, model: ChatModel, config: AgentConfig) -> StateGraph:
+def build_localizer_graph(ranker: OfflineRanker, model: ChatModel, config: AgentConfig,
+                          rank_config: RankConfig | None = None) -> StateGraph:
     """The think → act loop with a finish node; the state is plain JSON so it checkpoints."""
+    workspace = ranker.workspace
     tools = {tool.name: tool for tool in [*rpg_tools(workspace), _submit_tool()]}
     schemas = [tool.openai_schema() for tool in tools.values()]
 
@@ -94,9 +103,9 @@ def build_localizer_graph(workspace: RPGWorkspace, model: ChatModel, config: Age
     def finish(state: LocState) -> LocState:
         if state.get("submitted"):
             return {"locations": _complete_locations(workspace, state["submitted"]), "source": f"llm: {model.name}"}
-        entities, files = rank(workspace, state["issue"], PropagationConfig())
-        return {"locations": _offline_locations(workspace, entities, files),
-                "source": f"{POLICY} (fallback: the model did not submit within {config.max_steps} steps)"}
+        ranking = ranker.rank(state["issue"], rank_config)
+        return {"locations": _offline_locations(workspace, ranking), "modules": ranking.modules,
+                "files": ranking.files, "source": f"{POLICY} (fallback: the model did not submit within {config.max_steps} steps)"}
 
     def after_think(state: LocState) -> str:
         if state["messages"][-1].get("role") == "assistant" and state["messages"][-1].get("tool_calls"):
@@ -143,35 +152,49 @@ def _complete_locations(workspace: RPGWorkspace, submitted: list[dict[str, Any]]
     return completed
 
 
-def _offline_locations(workspace: RPGWorkspace, entities: list[str], files: list[str]) -> list[dict[str, Any]]:
+def _offline_locations(workspace: RPGWorkspace, ranking: Ranking) -> list[dict[str, Any]]:
+    """The ranked functions with their spans, then the ranked files that hold none of them."""
     rpg = workspace.rpg
     located = [{"file": rpg.node(e).path, "entity": e, "start": rpg.node(e).start, "end": rpg.node(e).end,
-                "reason": "offline ranking"} for e in entities]
+                "reason": "offline ranking"} for e in ranking.functions]
     covered = {item["file"] for item in located}
     return located + [{"file": f, "entity": "", "start": None, "end": None, "reason": "offline ranking"}
-                      for f in files if f not in covered]
+                      for f in ranking.files if f not in covered]
 
 
-def initial_state(issue: str) -> LocState:
+def candidate_lines(workspace: RPGWorkspace, ranking: Ranking, limit: int) -> str:
+    """The function-level candidates as prompt lines: id, kind, file and line span."""
+    lines = []
+    for number, entity in enumerate(ranking.functions[:limit], 1):
+        node = workspace.rpg.node(entity)
+        lines.append(f"{number}. {entity} ({node.kind.value} in {node.path}, lines {node.start}-{node.end})")
+    return "\n".join(lines)
+
+
+def initial_state(issue: str, candidates: str = "") -> LocState:
+    listed = (f"\n\nCandidates from the offline ranking (lexical match, issue pointers, graph walk), "
+              f"most likely first:\n{candidates}") if candidates else ""
     return {"issue": issue, "steps": 0, "submitted": None,
             "messages": [{"role": "system", "content": SYSTEM_PROMPT},
-                         {"role": "user", "content": f"Issue:\n{issue}\n\nFind the code that must change."}]}
+                         {"role": "user", "content": f"Issue:\n{issue}{listed}\n\nFind the code that must change."}]}
 
 
-def localize_with_model(workspace: RPGWorkspace, model: ChatModel, issue: str,
-                        config: AgentConfig | None = None) -> LocState:
+def localize_with_model(ranker: OfflineRanker, model: ChatModel, issue: str, config: AgentConfig | None = None,
+                        rank_config: RankConfig | None = None) -> LocState:
     """Run the agent once on its own in-memory checkpointer (for benchmarks); returns the final state.
 
     Its own checkpointer and thread keep it from inheriting the checkpointer of an enclosing graph,
     which would otherwise resume one instance's conversation inside the next.
     """
     config = config or AgentConfig()
-    graph = build_localizer_graph(workspace, model, config).compile(checkpointer=InMemorySaver())
-    return graph.invoke(initial_state(issue), {"configurable": {"thread_id": uuid.uuid4().hex},
-                                               "recursion_limit": 4 * config.max_steps + 10})
+    candidates = candidate_lines(ranker.workspace, ranker.rank(issue, rank_config), config.candidates)
+    graph = build_localizer_graph(ranker, model, config, rank_config).compile(checkpointer=InMemorySaver())
+    return graph.invoke(initial_state(issue, candidates), {"configurable": {"thread_id": uuid.uuid4().hex},
+                                                           "recursion_limit": 4 * config.max_steps + 10})
 
 
-def offline_state(workspace: RPGWorkspace, issue: str, config: PropagationConfig | None = None) -> LocState:
+def offline_state(ranker: OfflineRanker, issue: str, config: RankConfig | None = None) -> LocState:
     """The no-model policy's result in the same shape."""
-    entities, files = rank(workspace, issue, config or PropagationConfig())
-    return {"issue": issue, "locations": _offline_locations(workspace, entities, files), "source": POLICY}
+    ranking = ranker.rank(issue, config)
+    return {"issue": issue, "locations": _offline_locations(ranker.workspace, ranking), "modules": ranking.modules,
+            "files": ranking.files, "source": POLICY}

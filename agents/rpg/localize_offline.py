@@ -1,88 +1,193 @@
-"""The offline localiser: BM25 over code chunks plus fuzzy features, propagated along the graph.
+"""The offline localiser: lexical and pointer evidence, spread by a personalised PageRank over the graph.
 
-It is the localisation agent's no-model policy and a baseline of its own. Seeds are BM25 and
-feature scores for the issue text, plus a bonus for identifiers the issue names verbatim; scores
-then flow a few steps along invokes / inherits / contains edges (both ways, damped), so that code
-next to strong matches rises. Files rank by their best unit plus their own score.
+It is the localisation agent's no-model policy and a baseline of its own. Evidence per code node:
+
+- lexical: BM25 of the issue over code chunks (normalised to the best match), plus, if weighted,
+  fuzzy similarity to the lifted features;
+- places: the files and functions of the issue's tracebacks and file paths (see
+  :mod:`agents.rpg.mentions`);
+- the walk: degree-normalised personalised PageRank (see :mod:`agents.rpg.walk`) that starts from the
+  strongest evidence and from the code the issue uses or quotes (its example's calls, code-like names),
+  each weighted by the rarity of its name. Quoted code is where the walk starts, not an answer: an
+  issue names the API it calls, and the fix tends to lie behind it. Code next to several matches
+  rises, and hubs do not.
+
+Functions and methods (nested functions fold into the one that holds them) are ranked for the
+function level, top-level classes and functions for the module level, and files by their best unit
+plus their own evidence. Test files are not candidates unless asked for.
 """
 
 from __future__ import annotations
 
-import re
-from collections import defaultdict
+from dataclasses import dataclass, field
 
 from sandboxes.settings import Config
 
+from agents.rpg.mentions import MentionFinder
+from agents.rpg.walk import CodeMatrix, personalised_pagerank
 from memory.rpg.graph import EdgeKind, NodeKind
-from tools.rpg.workspace import UNIT_KINDS, RPGWorkspace
+from tools.rpg.workspace import RPGWorkspace, is_test_path
 
-POLICY = "offline policy: BM25 + feature search with graph propagation"
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
-PROPAGATION_EDGES = (EdgeKind.INVOKES, EdgeKind.INHERITS, EdgeKind.CONTAINS)
+POLICY = "offline policy: BM25 + issue pointers + degree-normalised personalised PageRank over the RPG"
+FUNCTION_KINDS = (NodeKind.FUNCTION, NodeKind.METHOD)
 
 
-class PropagationConfig(Config):
-    """Weights of the offline localiser."""
+class RankConfig(Config):
+    """Weights and switches of the offline localiser (each switch is one ablation)."""
 
-    steps: int = 2
-    """Propagation steps along the graph."""
-    damping: float = 0.3
-    """Share of a neighbour's score that flows per step."""
-    name_bonus: float = 1.0
-    """Added to units (and their files) whose name the issue mentions verbatim."""
-    feature_weight: float = 0.5
-    """Weight of fuzzy feature similarity next to normalised BM25."""
+    feature_weight: float = 0.0
+    """Weight of fuzzy similarity to lifted features, next to normalised BM25 (0: off)."""
+    place_weight: float = 0.5
+    """Weight of the places the issue names (traceback frames, file paths), added to the evidence (0: off)."""
+    name_weight: float = 1.0
+    """Weight of the code the issue uses or quotes in the walk's start, next to the strongest evidence's
+    (0: the walk starts from evidence alone)."""
+    walk_weight: float = 0.5
+    """Weight of the walk's evidence (normalised to its maximum) in the final score (0: no walk)."""
+    restart: float = 0.3
+    """Probability that the walker jumps back to the seeds at each step."""
+    iterations: int = 25
+    """Power-iteration steps of the personalised PageRank."""
+    degree_power: float = 1.0
+    """Walk mass is divided by degree to this power (1: no hub bias; 0.5: symmetric normalisation, as in
+    graph propagation with D^-1/2 A D^-1/2; 0: plain PageRank)."""
+    seeds: int = 30
+    """The strongest nodes by evidence that the walk starts from."""
+    invokes_weight: float = 1.0
+    """Edge weight of calls in the walk."""
+    inherits_weight: float = 1.0
+    """Edge weight of inheritance in the walk."""
+    contains_weight: float = 0.5
+    """Edge weight of containment (file → class → method) in the walk."""
+    file_own_weight: float = 0.5
+    """A file's score is its best unit's plus this share of its own evidence (path, docstring)."""
+    include_tests: bool = False
+    """Let test files (tests/ folders, test_*.py, conftest.py) be answers."""
     top_k: int = 10
-    """How many entities and files to return."""
+    """How many files and modules to return (three times as many functions)."""
 
 
-def seed_scores(workspace: RPGWorkspace, issue: str, config: PropagationConfig) -> dict[str, float]:
-    """Normalised BM25 + weighted feature similarity + verbatim-name bonus."""
-    scores: dict[str, float] = defaultdict(float)
-    bm25 = workspace.bm25.scores(issue)
-    top = max(bm25.values(), default=1.0) or 1.0
-    for node_id, value in bm25.items():
-        scores[node_id] += value / top
-    for node_id, value in workspace.fuzzy.scores(issue[:2000]).items():
-        if workspace.rpg.node(node_id).kind in UNIT_KINDS:
-            scores[node_id] += config.feature_weight * value
-    mentioned = set(_IDENTIFIER.findall(issue))
-    for node in workspace.rpg.nodes(*UNIT_KINDS, NodeKind.FILE):
-        stem = node.name[:-3] if node.kind is NodeKind.FILE else node.name
-        if stem in mentioned and not (stem.startswith("__") and stem.endswith("__")):
-            scores[node.id] += config.name_bonus
-    return dict(scores)
+@dataclass
+class Ranking:
+    """Ranked answers at each level, and the score of every node that had any."""
+
+    functions: list[str] = field(default_factory=list)
+    modules: list[str] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+    scores: dict[str, float] = field(default_factory=dict)
 
 
-def propagate(workspace: RPGWorkspace, seeds: dict[str, float], config: PropagationConfig) -> dict[str, float]:
-    """A few damped steps of score diffusion along dependency and containment edges."""
+class OfflineRanker:
+    """Ranks locations in one graph state; the structures it derives are built once and reused."""
+
+    def __init__(self, workspace: RPGWorkspace):
+        self.workspace = workspace
+        self._matrices: dict[tuple, CodeMatrix] = {}
+        self._mentions: MentionFinder | None = None
+        self._last: tuple[str, dict[str, dict[str, float]]] = ("", {})
+
+    @property
+    def mentions(self) -> MentionFinder:
+        if self._mentions is None:
+            self._mentions = MentionFinder(self.workspace)
+        return self._mentions
+
+    def matrix(self, config: RankConfig) -> CodeMatrix:
+        weights = {EdgeKind.INVOKES: config.invokes_weight, EdgeKind.INHERITS: config.inherits_weight,
+                   EdgeKind.CONTAINS: config.contains_weight}
+        key = tuple(sorted((k.value, w) for k, w in weights.items()))
+        if key not in self._matrices:
+            self._matrices[key] = CodeMatrix(self.workspace.rpg, weights)
+        return self._matrices[key]
+
+    def signals(self, issue: str, name: str) -> dict[str, float]:
+        """One signal for an issue (``lexical``, ``features``, ``places`` or ``names``); the last issue's are kept,
+        so that variants ranking the same issue compute each signal once."""
+        if self._last[0] != issue:
+            self._last = (issue, {})
+        cached = self._last[1]
+        if name not in cached:
+            if name == "lexical":
+                lexical = self.workspace.bm25.scores(issue)
+                top = max(lexical.values(), default=1.0) or 1.0
+                cached[name] = {node_id: value / top for node_id, value in lexical.items()}
+            elif name == "features":
+                rpg = self.workspace.rpg
+                cached[name] = {node_id: value for node_id, value in self.workspace.fuzzy.scores(issue[:2000]).items()
+                                if rpg.node(node_id).kind in (*FUNCTION_KINDS, NodeKind.CLASS)}
+            elif name == "places":
+                cached[name] = self.mentions.places(issue)
+            else:
+                cached[name] = self.mentions.names(issue)
+        return cached[name]
+
+    def evidence(self, issue: str, config: RankConfig) -> dict[str, float]:
+        """Lexical evidence plus weighted features and places, per node."""
+        scores = dict(self.signals(issue, "lexical"))
+        for name, weight in (("features", config.feature_weight), ("places", config.place_weight)):
+            if weight:
+                for node_id, value in self.signals(issue, name).items():
+                    scores[node_id] = scores.get(node_id, 0.0) + weight * value
+        return scores
+
+    def scores(self, issue: str, config: RankConfig) -> dict[str, float]:
+        """Evidence plus the walk's, per node."""
+        evidence = self.evidence(issue, config)
+        if not config.walk_weight:
+            return evidence
+        start = dict(sorted(evidence.items(), key=lambda item: (-item[1], item[0]))[:config.seeds])
+        if config.name_weight:
+            for node_id, value in self.signals(issue, "names").items():
+                start[node_id] = start.get(node_id, 0.0) + config.name_weight * value
+        walked = personalised_pagerank(self.matrix(config), start, config.restart, config.iterations,
+                                       config.degree_power)
+        top = max(walked.values(), default=1.0) or 1.0
+        combined = dict(evidence)
+        for node_id, value in walked.items():
+            combined[node_id] = combined.get(node_id, 0.0) + config.walk_weight * value / top
+        return combined
+
+    def rank(self, issue: str, config: RankConfig | None = None) -> Ranking:
+        config = config or RankConfig()
+        scores = self.scores(issue, config)
+        return levels(self.workspace, scores, config)
+
+
+def levels(workspace: RPGWorkspace, scores: dict[str, float], config: RankConfig) -> Ranking:
+    """Function, module and file rankings from node scores."""
     rpg = workspace.rpg
-    scores = dict(seeds)
-    for _ in range(config.steps):
-        flow: dict[str, float] = defaultdict(float)
-        for node_id, value in scores.items():
-            if node_id not in rpg or value <= 0:
-                continue
-            neighbours = rpg.out(node_id, *PROPAGATION_EDGES) + rpg.into(node_id, *PROPAGATION_EDGES)
-            for other in neighbours:
-                flow[other] += config.damping * value / max(len(neighbours), 1) ** 0.5
-        scores = {n: seeds.get(n, 0.0) + flow.get(n, 0.0) for n in set(seeds) | set(flow)}
-    return scores
-
-
-def rank(workspace: RPGWorkspace, issue: str, config: PropagationConfig | None = None) -> tuple[list[str], list[str]]:
-    """Ranked unit ids and ranked file paths for an issue."""
-    config = config or PropagationConfig()
-    scores = propagate(workspace, seed_scores(workspace, issue, config), config)
-    rpg = workspace.rpg
-    units = [n for n in scores if n in rpg and rpg.node(n).kind in UNIT_KINDS]
-    units.sort(key=lambda n: (-scores[n], n))
-    file_scores: dict[str, float] = defaultdict(float)
-    for unit_id in units:
-        path = rpg.node(unit_id).path
-        file_scores[path] = max(file_scores[path], scores[unit_id])
+    functions: dict[str, float] = {}
+    modules: dict[str, float] = {}
+    own: dict[str, float] = {}
     for node_id, value in scores.items():
-        if node_id in rpg and rpg.node(node_id).kind is NodeKind.FILE:
-            file_scores[node_id] += 0.5 * value
-    files = sorted(file_scores, key=lambda p: (-file_scores[p], p))
-    return units[:config.top_k * 3], files[:config.top_k]
+        node = rpg.get(node_id)
+        if node is None or (not config.include_tests and is_test_path(node.path)):
+            continue
+        if node.kind is NodeKind.FILE:
+            own[node_id] = value
+        elif node.kind in (*FUNCTION_KINDS, NodeKind.CLASS):
+            chain = _ancestry(rpg, node_id)
+            holder = next((u for u in reversed(chain) if rpg.node(u).kind in FUNCTION_KINDS), None)
+            if holder is not None:
+                functions[holder] = max(functions.get(holder, 0.0), value)
+            modules[chain[0]] = max(modules.get(chain[0], 0.0), value)
+    files = {path: config.file_own_weight * value for path, value in own.items()}
+    best: dict[str, float] = {}
+    for node_id, value in modules.items():
+        path = rpg.node(node_id).path
+        best[path] = max(best.get(path, 0.0), value)
+    for path, value in best.items():
+        files[path] = files.get(path, 0.0) + value
+    return Ranking(_top(functions, 3 * config.top_k), _top(modules, config.top_k), _top(files, config.top_k), scores)
+
+
+def _ancestry(rpg, node_id: str) -> list[str]:
+    """The units from the top-level one down to ``node_id``, read off its ``path:Qual.name`` id."""
+    path, _, qualname = node_id.partition(":")
+    parts = qualname.split(".")
+    chain = [f"{path}:{'.'.join(parts[:end])}" for end in range(1, len(parts) + 1)]
+    return [unit for unit in chain if unit in rpg]
+
+
+def _top(scores: dict[str, float], k: int) -> list[str]:
+    return sorted(scores, key=lambda node_id: (-scores[node_id], node_id))[:k]

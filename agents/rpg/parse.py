@@ -1,8 +1,9 @@
 """Python source → code units and raw dependency facts, with the standard ``ast`` module.
 
 Facts are unresolved: imports as (local name, absolute module, symbol), calls and base classes as
-dotted expressions (``helper``, ``mod.func``, ``self.run``, ``super().save``). The resolver turns
-them into edges once every file is known.
+dotted expressions (``helper``, ``mod.func``, ``self.run``, ``super().save``, ``Foo().run``), and plain
+type facts (see :mod:`agents.rpg.typefacts`): module variables, a function's typed locals and a
+class's typed attributes. The resolver turns them into edges once every file is known.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import ast
 import hashlib
 from dataclasses import dataclass, field
 
+from agents.rpg import typefacts
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
@@ -28,6 +30,8 @@ class Unit:
     ast_hash: str
     calls: list[str] = field(default_factory=list)
     bases: list[str] = field(default_factory=list)
+    types: dict[str, str] = field(default_factory=dict)
+    """Typed names: a function's locals and parameters, or a class's attributes (``self.x`` included)."""
 
 
 @dataclass
@@ -42,6 +46,8 @@ class FileFacts:
     imports: list[tuple[str, str, str]] = field(default_factory=list)  # (local, module, symbol or "")
     stars: list[str] = field(default_factory=list)
     calls: list[str] = field(default_factory=list)
+    variables: dict[str, str] = field(default_factory=dict)
+    """Module-level names with a plain type (``app = Flask()``, ``current_app: Flask = LocalProxy(...)``)."""
 
 
 def module_name(path: str, package_dirs: set[str]) -> str:
@@ -62,19 +68,24 @@ def parse_file(path: str, source: str, module: str) -> FileFacts:
     facts = FileFacts(path, module, source.count("\n") + 1, _doc_line(tree))
     is_package = path.endswith("__init__.py")
     _FactVisitor(facts, is_package).visit_body(tree.body, prefix="", owner=None)
+    facts.variables = typefacts.plain(facts.variables)
+    for unit in facts.units:
+        unit.types = typefacts.plain(unit.types)
     return facts
 
 
 def dotted(expr: ast.AST) -> str:
-    """``a.b.c`` for attribute chains on a name, ``super().x`` for super calls, else ``""``."""
+    """``a.b.c`` for attribute chains on a name, ``super().x`` and ``Foo().x`` on calls, else ``""``."""
     if isinstance(expr, ast.Name):
         return expr.id
     if isinstance(expr, ast.Attribute):
-        base = dotted(expr.value)
+        value = expr.value
+        constructed = isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id != "super"
+        base = f"{value.func.id}()" if constructed else dotted(value)  # Foo().x
         return f"{base}.{expr.attr}" if base else ""
     if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "super":
         return "super()"
-    if isinstance(expr, ast.Subscript):  # Generic[T] → Generic
+    if isinstance(expr, ast.Subscript) and not isinstance(expr.value, ast.Call):  # Generic[T] → Generic
         return dotted(expr.value)
     return ""
 
@@ -117,14 +128,20 @@ class _FactVisitor:
         self.facts = facts
         self.package = facts.module if is_package else facts.module.rpartition(".")[0]
 
-    def visit_body(self, body: list[ast.stmt], prefix: str, owner: Unit | None, in_class: bool = False) -> None:
+    def visit_body(self, body: list[ast.stmt], prefix: str, owner: Unit | None, in_class: bool = False,
+                   klass: Unit | None = None) -> None:
+        """Units, calls, imports and type facts of one body; ``klass`` is the class ``self`` refers to."""
+        local = owner.types if owner else self.facts.variables
+        attributes = klass.types if klass is not None and owner is not klass else None
         for statement in body:
             if isinstance(statement, _DEFS):
-                self._unit(statement, prefix, in_class)
+                self._unit(statement, prefix, in_class, klass)
             else:
                 self._collect(statement, owner)
+                typefacts.collect(statement, local, attributes)
 
-    def _unit(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, prefix: str, in_class: bool) -> None:
+    def _unit(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, prefix: str, in_class: bool,
+              klass: Unit | None) -> None:
         is_class = isinstance(node, ast.ClassDef)
         kind = "class" if is_class else ("method" if in_class else "function")
         start = min([node.lineno] + [d.lineno for d in node.decorator_list])
@@ -137,9 +154,11 @@ class _FactVisitor:
         if is_class:
             unit.bases = [d for d in (dotted(b) for b in node.bases) if d]
         else:
+            unit.types = typefacts.parameter_types(node.args)
             for default in node.args.defaults + [d for d in node.args.kw_defaults if d]:
                 self._collect(default, unit)
-        self.visit_body(node.body, prefix + node.name + ".", unit, in_class=is_class)
+        self.visit_body(node.body, prefix + node.name + ".", unit, in_class=is_class,
+                        klass=unit if is_class else klass)
         children = [u.ast_hash for u in self.facts.units[first_child:] if u.qualname.count(".") == unit.qualname.count(".") + 1]
         unit.ast_hash = shallow_hash(node, children)
 

@@ -15,6 +15,7 @@ from tools.rpg.workspace import RPGWorkspace
 from agents.rpg.config import RunRPGConfig
 from agents.rpg.encode import choose_lifter, encode_repository, is_git
 from agents.rpg.localize_agent import AgentConfig, localize_with_model, offline_state
+from agents.rpg.localize_offline import OfflineRanker
 from agents.rpg.source import resolve_commit
 from agents.runtime.graph import run_graph
 from agents.runtime.models.base import ChatModel
@@ -48,9 +49,9 @@ def execute(run: Run, model: ChatModel | None) -> Report:
         if not config.issue:
             return {"localized": {}}
         rpg = store.load(state["encoded"]["graph_file"])
-        workspace = RPGWorkspace(rpg, repo=repo) if rpg.commit else RPGWorkspace(rpg, root=repo)
-        result = (localize_with_model(workspace, model, config.issue, AgentConfig()) if model
-                  else offline_state(workspace, config.issue))
+        ranker = OfflineRanker(RPGWorkspace(rpg, repo=repo) if rpg.commit else RPGWorkspace(rpg, root=repo))
+        result = (localize_with_model(ranker, model, config.issue, AgentConfig()) if model
+                  else offline_state(ranker, config.issue))
         return {"localized": {"locations": result["locations"][:10], "source": result["source"]}}
 
     builder = StateGraph(RPGState)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sandboxes.errors import UserError
+from tools.rpg.gitobjects import read_objects
 
 SUBMODULE_MODE = "160000"
 SKIP_DIRS = {".git", "__pycache__", ".tox", ".venv", "venv", "node_modules", ".mypy_cache", ".pytest_cache"}
@@ -91,22 +92,9 @@ def list_commit(repo: str | Path, commit: str) -> list[tuple[str, str, str]]:
     return entries
 
 
-def read_blobs(repo: str | Path, object_ids: list[str]) -> list[bytes]:
-    """Contents of many blobs through one ``git cat-file --batch`` process."""
-    if not object_ids:
-        return []
-    out = git(repo, "cat-file", "--batch", input_bytes=("\n".join(object_ids) + "\n").encode())
-    blobs, position = [], 0
-    for _ in object_ids:
-        header_end = out.index(b"\n", position)
-        size = int(out[position:header_end].split()[2])
-        blobs.append(out[header_end + 1: header_end + 1 + size])
-        position = header_end + 1 + size + 1
-    return blobs
-
-
 def read_commit(repo: str | Path, commit: str, paths: set[str] | None = None) -> Listing:
-    """The Python files at ``commit`` (all, or only ``paths``); submodules are reported."""
+    """The Python files at ``commit`` (all, or only ``paths``); submodules and blobs missing from a
+    partial clone are reported as skipped."""
     listing = Listing()
     wanted = []
     for mode, oid, path in list_commit(repo, commit):
@@ -115,6 +103,9 @@ def read_commit(repo: str | Path, commit: str, paths: set[str] | None = None) ->
                 listing.skipped.append(Skipped(path, "submodule"))
         elif path.endswith(".py") and (paths is None or path in paths):
             wanted.append((oid, path))
-    for (oid, path), data in zip(wanted, read_blobs(repo, [oid for oid, _ in wanted])):
-        listing.files[path] = data
+    for (oid, path), data in zip(wanted, read_objects(repo, [oid for oid, _ in wanted])):
+        if data is None:
+            listing.skipped.append(Skipped(path, "blob missing from the clone"))
+        else:
+            listing.files[path] = data
     return listing

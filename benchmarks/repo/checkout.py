@@ -1,8 +1,10 @@
-"""Repositories at base_commit: one cached bare clone per repository, one worktree per commit.
+"""Repositories at base_commit: one cached bare clone per repository, read through git objects.
 
 A repository is found as a local path (the instance's ``repo`` itself, or ``owner__name`` /
 ``name`` under a mirrors folder) or, when cloning is allowed, at ``https://github.com/<repo>``.
-Many instances share one clone; each commit gets its own detached worktree, created once.
+Many instances share one clone. Localisers get a :class:`Snapshot` (the clone and a commit) and read
+the files they need from git objects, so a blob missing from a partial clone only matters if it is
+read; a detached worktree per commit is still available for tools that need files on disk.
 """
 
 from __future__ import annotations
@@ -10,16 +12,38 @@ from __future__ import annotations
 import re
 import subprocess
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 
 from sandboxes.errors import UserError
 
 
+def subcommand(args: tuple[str, ...]) -> str:
+    """The git subcommand of an argument list (``worktree`` in ``-C DIR worktree add ...``)."""
+    position = 0
+    while position < len(args) and args[position].startswith("-"):
+        position += 2 if args[position] in ("-C", "-c") else 1
+    return " ".join(args[position:position + 2]) if position < len(args) else "(none)"
+
+
 def _git(*args: str, cwd: Path | None = None) -> str:
     result = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
     if result.returncode != 0:
-        raise UserError(f"git {args[0]} failed: {result.stderr.strip().splitlines()[-1] if result.stderr.strip() else result.returncode}")
+        detail = result.stderr.strip().splitlines()[-1] if result.stderr.strip() else f"exit {result.returncode}"
+        raise UserError(f"git {subcommand(args)} failed: {detail}")
     return result.stdout
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A repository at one commit: the bare clone to read objects from, and the commit."""
+
+    repo: str
+    """The instance's repository name (``owner/name``), the key under which graphs are reused."""
+    clone: Path
+    """The bare clone holding the commit."""
+    commit: str
+    """The full commit hash."""
 
 
 def slug(repo: str) -> str:
@@ -70,6 +94,23 @@ class RepoCache:
         result = subprocess.run(["git", "-C", str(self.clone(repo)), "cat-file", "-e", f"{commit}^{{commit}}"],
                                 capture_output=True)
         return result.returncode == 0
+
+    def snapshot(self, repo: str, commit: str) -> Snapshot:
+        """``repo`` at ``commit`` (the commit must exist in the clone)."""
+        clone = self.clone(repo)
+        if not self.has_commit(repo, commit):
+            raise UserError(f"commit {commit} is missing from {repo}")
+        return Snapshot(repo, clone, _git("-C", str(clone), "rev-parse", f"{commit}^{{commit}}").strip())
+
+    def commit_times(self, repo: str, commits: list[str]) -> dict[str, int]:
+        """Committer time (Unix seconds) of each commit present in the clone; missing ones are left out."""
+        clone, times = self.clone(repo), {}
+        for commit in dict.fromkeys(commits):
+            result = subprocess.run(["git", "-C", str(clone), "show", "-s", "--format=%ct", f"{commit}^{{commit}}"],
+                                    capture_output=True, text=True)
+            if result.returncode == 0 and result.stdout.strip().isdigit():
+                times[commit] = int(result.stdout.strip())
+        return times
 
     def reader(self, repo: str, commit: str):
         """A function ``path -> text or None`` reading files at ``commit`` from the clone."""

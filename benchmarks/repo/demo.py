@@ -58,10 +58,14 @@ FIXES = [
 ]
 
 
-def _git(repo: Path, *args: str) -> str:
+DATE = "2024-01-01T00:00:00"
+
+
+def git(repo: Path, *args: str, date: str = DATE) -> str:
+    """Run git in ``repo`` with a fixed identity and date (reproducible hashes); returns stdout."""
     env = {"GIT_AUTHOR_NAME": "demo", "GIT_AUTHOR_EMAIL": "demo@example.com", "GIT_COMMITTER_NAME": "demo",
-           "GIT_COMMITTER_EMAIL": "demo@example.com", "GIT_AUTHOR_DATE": "2024-01-01T00:00:00",
-           "GIT_COMMITTER_DATE": "2024-01-01T00:00:00", "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+           "GIT_COMMITTER_EMAIL": "demo@example.com", "GIT_AUTHOR_DATE": date,
+           "GIT_COMMITTER_DATE": date, "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
            "HOME": str(repo), "GIT_CONFIG_NOSYSTEM": "1"}
     return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True, env=env).stdout
 
@@ -73,16 +77,17 @@ def write_files(repo: Path, files: dict[str, str]) -> None:
         target.write_text(text)
 
 
-def commit_all(repo: Path, message: str) -> str:
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-q", "--allow-empty", "-m", message)
-    return _git(repo, "rev-parse", "HEAD").strip()
+def commit_all(repo: Path, message: str, date: str = DATE) -> str:
+    """Commit everything in ``repo`` (at a fixed ``date``, so commits are reproducible); returns the hash."""
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--allow-empty", "-m", message, date=date)
+    return git(repo, "rev-parse", "HEAD").strip()
 
 
 def init_repo(repo: Path, files: dict[str, str]) -> str:
     """A fresh git repository at ``repo`` holding ``files``; returns the commit."""
     repo.mkdir(parents=True, exist_ok=True)
-    _git(repo, "init", "-q", "-b", "main")
+    git(repo, "init", "-q", "-b", "main")
     write_files(repo, files)
     return commit_all(repo, "initial")
 
@@ -95,7 +100,7 @@ def build_demo(dest: str | Path) -> tuple[Path, list[dict]]:
     for instance_id, path, old, new, statement in FIXES:
         original = (repo / path).read_text()
         (repo / path).write_text(original.replace(old, new, 1))
-        patch = _git(repo, "diff", "--", path)
+        patch = git(repo, "diff", "--", path)
         (repo / path).write_text(original)
         instances.append({"instance_id": instance_id, "repo": str(repo), "base_commit": base,
                           "problem_statement": statement, "patch": patch, "test_patch": "",

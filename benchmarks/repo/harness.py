@@ -34,7 +34,7 @@ class RepoBenchConfig(Config):
     ks: list[int] = Field(default_factory=lambda: list(DEFAULT_KS))
     """The cut-offs k for Acc@k, recall@k and NDCG@k."""
     workers: int = 1
-    """Instances localised in parallel (threads)."""
+    """Repositories localised in parallel (threads); the instances of one repository run in commit order."""
     cache_dir: str = ".cache/repos"
     """Where bare clones and per-commit worktrees are kept."""
     mirrors: str | None = None
@@ -55,42 +55,88 @@ class Outcome:
     seconds: float = 0.0
 
 
-def evaluate_instance(instance: Instance, localizer: Localizer, cache: RepoCache, ks: tuple[int, ...]) -> Outcome:
-    """Gold, prediction and scores for one instance; bad input is reported as skipped."""
+def evaluate_side_by_side(instance: Instance, localizers: list[Localizer], cache: RepoCache,
+                          ks: tuple[int, ...]) -> list[Outcome]:
+    """One outcome per localiser for the same instance and gold (each timed on its own, plus the shared
+    gold and snapshot look-up); bad input is reported as skipped."""
     started = time.perf_counter()
-    outcome = Outcome(instance)
+    gold, snapshot, failure = None, None, ""
     try:
         reader = cache.reader(instance.repo, instance.base_commit) if cache.origin(instance.repo) else None
-        outcome.gold = gold_for(instance.patch, reader, instance.gt_file_changes)
-        checkout = cache.worktree(instance.repo, instance.base_commit) if localizer.needs_checkout else None
-        outcome.prediction = localizer.localize(instance, checkout)
+        gold = gold_for(instance.patch, reader, instance.gt_file_changes)
+        if any(localizer.needs_checkout for localizer in localizers):
+            snapshot = cache.snapshot(instance.repo, instance.base_commit)
     except UserError as error:
-        outcome.skipped = str(error)
-    if outcome.gold and not outcome.skipped:
-        outcome.scores = {lvl: score(outcome.prediction.level(lvl), outcome.gold.level(lvl), ks) for lvl in LEVELS}
-    outcome.seconds = time.perf_counter() - started
-    emit("bench.instance", instance_id=instance.instance_id, skipped=outcome.skipped,
-         file_acc_at_1=(outcome.scores.get("file") or {}).get("acc@1"))
-    return outcome
+        failure = str(error)
+    shared = time.perf_counter() - started
+    outcomes = []
+    for localizer in localizers:
+        began = time.perf_counter()
+        outcome = Outcome(instance, gold, skipped=failure)
+        if not failure:
+            try:
+                outcome.prediction = localizer.localize(instance, snapshot if localizer.needs_checkout else None)
+            except UserError as error:
+                outcome.skipped = str(error)
+        if outcome.gold and not outcome.skipped:
+            outcome.scores = {lvl: score(outcome.prediction.level(lvl), outcome.gold.level(lvl), ks) for lvl in LEVELS}
+        outcome.seconds = shared + time.perf_counter() - began
+        emit("bench.instance", instance_id=instance.instance_id, localizer=localizer.name, skipped=outcome.skipped,
+             file_acc_at_1=(outcome.scores.get("file") or {}).get("acc@1"))
+        outcomes.append(outcome)
+    return outcomes
+
+
+def schedule(instances: list[Instance], cache: RepoCache) -> list[list[Instance]]:
+    """The harness's order: one chain per repository, its instances by commit time (then id).
+
+    Consecutive instances of a chain are close in history, so a localiser that keeps one graph per
+    repository moves it forward by small diffs. Commits that cannot be found sort first (they are
+    skipped when evaluated).
+    """
+    chains: dict[str, list[Instance]] = {}
+    for instance in instances:
+        chains.setdefault(instance.repo, []).append(instance)
+    ordered = []
+    for repo, chain in chains.items():
+        times = cache.commit_times(repo, [i.base_commit for i in chain]) if cache.origin(repo) else {}
+        ordered.append(sorted(chain, key=lambda i: (times.get(i.base_commit, -1), i.base_commit, i.instance_id)))
+    return ordered
 
 
 def run_benchmark(instances: list[Instance], localizer: Localizer, config: RepoBenchConfig,
                   on_done: Callable[[Outcome], None] | None = None) -> list[Outcome]:
-    """Evaluate every instance, ``config.workers`` at a time, keeping the input order."""
+    """Evaluate every instance, one repository chain per worker (``config.workers`` at a time).
+
+    Within a repository the instances run in commit order; the outcomes come back in input order.
+    """
+    return [o[0] for o in run_side_by_side(instances, [localizer], config,
+                                           (lambda outcomes: on_done(outcomes[0])) if on_done else None)]
+
+
+def run_side_by_side(instances: list[Instance], localizers: list[Localizer], config: RepoBenchConfig,
+                     on_done: Callable[[list[Outcome]], None] | None = None) -> list[list[Outcome]]:
+    """Like :func:`run_benchmark` with several localisers: per instance, one outcome per localiser."""
     cache = RepoCache(config.cache_dir, config.mirrors, config.allow_clone)
     ks = tuple(config.ks)
 
-    def one(instance: Instance) -> Outcome:
-        outcome = evaluate_instance(instance, localizer, cache, ks)
-        if on_done:
-            on_done(outcome)
-        return outcome
+    def chain(instances_of_repo: list[Instance]) -> list[list[Outcome]]:
+        done = []
+        for instance in instances_of_repo:
+            done.append(evaluate_side_by_side(instance, localizers, cache, ks))
+            if on_done:
+                on_done(done[-1])
+        return done
 
-    if config.workers <= 1:
-        return [one(i) for i in instances]
-    contexts = [contextvars.copy_context() for _ in instances]  # events from workers reach the run
-    with ThreadPoolExecutor(max_workers=config.workers) as pool:
-        return list(pool.map(lambda context, instance: context.run(one, instance), contexts, instances))
+    chains = schedule(instances, cache)
+    if config.workers <= 1 or len(chains) <= 1:
+        finished = [o for c in chains for o in chain(c)]
+    else:
+        contexts = [contextvars.copy_context() for _ in chains]  # events from workers reach the run
+        with ThreadPoolExecutor(max_workers=config.workers) as pool:
+            finished = [o for done in pool.map(lambda context, c: context.run(chain, c), contexts, chains) for o in done]
+    by_instance = {id(outcomes[0].instance): outcomes for outcomes in finished}
+    return [by_instance[id(i)] for i in instances]
 
 
 def summarise(outcomes: list[Outcome], ks: tuple[int, ...], localizer: Localizer) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from benchmarks.repo.checkout import Snapshot
 from benchmarks.repo.instances import Instance, read_rows
 from benchmarks.repo.patch import edited_files
 
@@ -27,9 +28,12 @@ class Prediction:
         return {"file": self.files, "module": self.modules, "function": self.functions}[name]
 
     @classmethod
-    def from_entities(cls, entities: list[str], files: list[str] | None = None, **extra: Any) -> "Prediction":
-        """Derive modules (``path:Top``) and, unless given, files from ranked ``path:Qual.name`` ids."""
-        modules = list(dict.fromkeys(_module_of(e) for e in entities if ":" in e))
+    def from_entities(cls, entities: list[str], files: list[str] | None = None, modules: list[str] | None = None,
+                      **extra: Any) -> "Prediction":
+        """Derive modules (``path:Top``, unless given) and files (given ones first) from ranked
+        ``path:Qual.name`` ids."""
+        derived_modules = [_module_of(e) for e in entities if ":" in e]
+        modules = list(dict.fromkeys((modules or []) + derived_modules))
         derived_files = list(dict.fromkeys(e.split(":", 1)[0] for e in entities))
         files = list(dict.fromkeys((files or []) + derived_files)) if files is not None else derived_files
         functions = list(dict.fromkeys(e for e in entities if ":" in e))
@@ -42,13 +46,17 @@ def _module_of(entity: str) -> str:
 
 
 class Localizer(Protocol):
-    """Anything that ranks locations for an instance. ``checkout`` is the repo at base_commit."""
+    """Anything that ranks locations for an instance.
+
+    When ``needs_checkout`` is set, ``checkout`` is the repository at base_commit (a clone and a
+    commit to read git objects from); otherwise it is ``None``.
+    """
 
     name: str
     policy: str
     needs_checkout: bool
 
-    def localize(self, instance: Instance, checkout: Path | None) -> Prediction: ...
+    def localize(self, instance: Instance, checkout: Snapshot | None) -> Prediction: ...
 
 
 class PredictionsFile:
@@ -62,7 +70,7 @@ class PredictionsFile:
         self.policy = f"external predictions from {Path(path).name}"
         self._rows = {row["instance_id"]: row for row in read_rows(path) if "instance_id" in row}
 
-    def localize(self, instance: Instance, checkout: Path | None) -> Prediction:
+    def localize(self, instance: Instance, checkout: Snapshot | None) -> Prediction:
         row = self._rows.get(instance.instance_id)
         if row is None:
             return Prediction(note="no prediction for this instance")

@@ -26,8 +26,26 @@ def tokenize(text: str) -> list[str]:
 @functools.lru_cache(maxsize=200_000)
 def _word_tokens(word: str) -> tuple[str, ...]:
     parts = [p.lower() for chunk in word.split("_") for p in _CAMEL.findall(chunk)]
-    tokens = ([word.lower()] if len(parts) > 1 else []) + parts
+    tokens = ([word.lower()] if len(parts) > 1 else []) + [stem(p) for p in parts]
     return tuple(t for t in tokens if t not in STOPWORDS and len(t) > 1)
+
+
+def stem(word: str) -> str:
+    """A light English stemmer for identifier parts and prose alike: plurals, ``-ed`` and ``-ing``
+    (``amounts``, ``rounded``, ``rounding`` → ``amount``, ``round``, ``round``); short words stay."""
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "ches", "shes", "xes", "zes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is", "os")):
+        return word[:-1]
+    for suffix in ("ing", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            root = word[:-len(suffix)]
+            return root[:-1] if len(root) > 3 and root[-1] == root[-2] and root[-1] not in "lsz" else root
+    return word
 
 
 class BM25:
@@ -73,6 +91,15 @@ class BM25:
                     result[doc_id] += weight
         return dict(result)
 
+    def idf(self, term: str) -> float:
+        """BM25's inverse document frequency of a (tokenised) term; rare terms weigh more."""
+        documents = len(self._postings.get(term) or ())
+        return math.log(1 + (len(self._lengths) - documents + 0.5) / (documents + 0.5))
+
+    def max_idf(self) -> float:
+        """The idf of a term no document holds (the upper bound of :meth:`idf`)."""
+        return math.log(1 + (len(self._lengths) + 0.5) / 0.5)
+
     def _weights(self, term: str) -> dict[str, float]:
         """Per-document BM25 weight of one term, cached until the index changes."""
         cached = self._cache.get(term)
@@ -80,7 +107,7 @@ class BM25:
             return cached
         postings = self._postings.get(term) or {}
         average = self._total_length / len(self._lengths) if self._lengths else 1.0
-        idf = math.log(1 + (len(self._lengths) - len(postings) + 0.5) / (len(postings) + 0.5))
+        idf = self.idf(term)
         weights = {doc_id: idf * freq * (self.k1 + 1) /
                    (freq + self.k1 * (1 - self.b + self.b * self._lengths[doc_id] / (average or 1.0)))
                    for doc_id, freq in postings.items()}

@@ -1,16 +1,22 @@
-"""An RPG with access to its code and lazily built search indexes, shared by the navigation tools."""
+"""An RPG with access to its code and lazily built search indexes, shared by the navigation tools.
+
+The indexes follow the graph: after the graph moves to another commit, :meth:`RPGWorkspace.refresh`
+re-indexes the files that changed (and the hierarchy), and the result equals indexes built afresh.
+"""
 
 from __future__ import annotations
 
-import subprocess
 import threading
 from collections import defaultdict
 from pathlib import Path
+from typing import Iterable
 
 from memory.rpg.bm25 import BM25
-from memory.rpg.graph import CODE_KINDS, RPG, Node, NodeKind
+from memory.rpg.graph import CODE_KINDS, HIERARCHY_KINDS, RPG, Node, NodeKind
+from tools.rpg.gitobjects import read_objects
 
 UNIT_KINDS = (NodeKind.CLASS, NodeKind.FUNCTION, NodeKind.METHOD)
+TEST_DIRS = frozenset({"tests", "test"})
 
 
 def trigrams(text: str) -> set[str]:
@@ -18,36 +24,54 @@ def trigrams(text: str) -> set[str]:
     return {padded[i:i + 3] for i in range(len(padded) - 2)}
 
 
+def is_test_path(path: str) -> bool:
+    """Test code by the usual layouts: a ``tests`` or ``test`` folder, ``test_*.py``,
+    ``*_test.py`` or ``conftest.py``."""
+    parts = path.split("/")
+    name = parts[-1]
+    return (any(part in TEST_DIRS for part in parts[:-1]) or name.startswith("test_")
+            or name.endswith("_test.py") or name == "conftest.py")
+
+
 class FuzzyIndex:
     """Trigram (Dice) similarity between a query and each node's feature phrases and name.
 
     Candidates come from the query's rarest trigrams (common ones like " ha" in "handle" would
-    touch every node); each candidate is then scored exactly against all its trigrams.
+    touch every node); each candidate is then scored exactly against all its trigrams. Nodes can be
+    removed, and the answer never depends on the order in which nodes were added.
     """
 
     def __init__(self, max_candidates: int = 3000):
         self.max_candidates = max_candidates
-        self._postings: dict[str, list[int]] = defaultdict(list)
-        self._phrases: list[tuple[str, frozenset[str]]] = []
+        self._postings: dict[str, set[tuple[str, str]]] = defaultdict(set)
+        self._phrases: dict[str, dict[str, frozenset[str]]] = {}
 
     def add(self, node_id: str, phrases: list[str]) -> None:
-        for phrase in dict.fromkeys(phrases):
-            grams = frozenset(trigrams(phrase))
+        self.remove(node_id)
+        grams_of = {phrase: frozenset(trigrams(phrase)) for phrase in dict.fromkeys(phrases)}
+        self._phrases[node_id] = grams_of
+        for phrase, grams in grams_of.items():
             for gram in grams:
-                self._postings[gram].append(len(self._phrases))
-            self._phrases.append((node_id, grams))
+                self._postings[gram].add((node_id, phrase))
+
+    def remove(self, node_id: str) -> None:
+        for phrase, grams in self._phrases.pop(node_id, {}).items():
+            for gram in grams:
+                self._postings[gram].discard((node_id, phrase))
+                if not self._postings[gram]:
+                    del self._postings[gram]
 
     def scores(self, query: str) -> dict[str, float]:
         """Best Dice coefficient per node over its phrases."""
         grams = trigrams(query)
-        candidates: set[int] = set()
-        for gram in sorted(grams, key=lambda g: len(self._postings.get(g, ()))):
+        candidates: set[tuple[str, str]] = set()
+        for gram in sorted(grams, key=lambda g: (len(self._postings.get(g, ())), g)):
             if len(candidates) >= self.max_candidates:
                 break
             candidates.update(self._postings.get(gram, ()))
         best: dict[str, float] = {}
-        for number in candidates:
-            node_id, phrase_grams = self._phrases[number]
+        for node_id, phrase in candidates:
+            phrase_grams = self._phrases[node_id][phrase]
             value = 2 * len(grams & phrase_grams) / (len(grams) + len(phrase_grams))
             if value > best.get(node_id, 0.0):
                 best[node_id] = value
@@ -55,31 +79,40 @@ class FuzzyIndex:
 
 
 class RPGWorkspace:
-    """The graph, where its code lives (a directory, or a git repository at ``rpg.commit``), and indexes."""
+    """The graph, where its code lives (a directory, or a git repository at ``rpg.commit``), and indexes.
 
-    def __init__(self, rpg: RPG, root: str | Path | None = None, repo: str | Path | None = None):
+    ``texts`` may hand over file contents already read (for example by the build), so that nothing
+    is read twice.
+    """
+
+    def __init__(self, rpg: RPG, root: str | Path | None = None, repo: str | Path | None = None,
+                 texts: dict[str, str] | None = None):
         self.rpg = rpg
         self.root = Path(root) if root else None
         self.repo = Path(repo) if repo else None
-        self._texts: dict[str, list[str]] = {}
+        self._texts: dict[str, list[str]] = {path: text.splitlines() for path, text in (texts or {}).items()}
         self._bm25: BM25 | None = None
         self._fuzzy: FuzzyIndex | None = None
-        self._lock = threading.Lock()
+        self._indexed: dict[str, list[str]] = {}
+        self._lock = threading.RLock()
 
     def lines(self, path: str) -> list[str]:
         """The lines of a file ([] when it cannot be read)."""
         if path not in self._texts:
-            self._texts[path] = self._read(path).splitlines()
+            self.preload([path])
         return self._texts[path]
 
-    def _read(self, path: str) -> str:
-        if self.root and (self.root / path).is_file():
-            return (self.root / path).read_text(errors="replace")
-        if self.repo and self.rpg.commit:
-            result = subprocess.run(["git", "-C", str(self.repo), "show", f"{self.rpg.commit}:{path}"],
-                                    capture_output=True)
-            return result.stdout.decode("utf-8", "replace") if result.returncode == 0 else ""
-        return ""
+    def preload(self, paths: Iterable[str]) -> None:
+        """Read the given files (from a git repository in one batch) into the text cache."""
+        missing = [p for p in dict.fromkeys(paths) if p not in self._texts]
+        on_disk = [p for p in missing if self.root and (self.root / p).is_file()]
+        for path in on_disk:
+            self._texts[path] = (self.root / path).read_text(errors="replace").splitlines()
+        from_git = [p for p in missing if p not in self._texts]
+        blobs = read_objects(self.repo, [f"{self.rpg.commit}:{p}" for p in from_git]) \
+            if self.repo and self.rpg.commit else [None] * len(from_git)
+        for path, blob in zip(from_git, blobs):
+            self._texts[path] = blob.decode("utf-8", "replace").splitlines() if blob is not None else []
 
     def code(self, node: Node, max_lines: int = 200) -> str:
         if node.kind not in CODE_KINDS:
@@ -90,31 +123,86 @@ class RPGWorkspace:
         return "\n".join(clipped) + more
 
     def chunk_text(self, node: Node) -> str:
-        """What BM25 indexes for a node: id, signature, docstring, features and (for units) code."""
+        """What BM25 indexes for a node: id, signature, docstring, features and (for units) code.
+
+        A class's code is its own: the lines of its methods and nested classes are theirs, so a class
+        does not outweigh its methods by holding all their words again.
+        """
         head = " ".join([node.id.replace("/", " "), node.signature, node.docstring, node.summary, *node.features])
+        if node.kind is NodeKind.CLASS:
+            return head + "\n" + self._own_code(node)
         if node.kind in UNIT_KINDS:
             return head + "\n" + self.code(node, max_lines=400)
         return head
 
+    def _own_code(self, node: Node, max_lines: int = 400) -> str:
+        """A class's lines without those of the units it contains (their names stay)."""
+        inner = [self.rpg.node(c) for c in self.rpg.children(node.id)]
+        spans = [(c.start, c.end) for c in inner if c.kind in UNIT_KINDS]
+        lines = self.lines(node.path)[max(node.start - 1, 0): node.end]
+        own = [line for number, line in enumerate(lines, node.start)
+               if not any(start <= number <= end for start, end in spans)]
+        return "\n".join(own[:max_lines] + [c.name for c in inner])
+
+    def _file_nodes(self, path: str) -> list[Node]:
+        if path not in self.rpg or self.rpg.node(path).kind is not NodeKind.FILE:
+            return []
+        return [self.rpg.node(n) for n in [path, *self.rpg.descendants(path)]]
+
+    def _index_file(self, path: str) -> None:
+        for node_id in self._indexed.pop(path, []):
+            self._bm25.remove(node_id)
+            self._fuzzy.remove(node_id)
+        nodes = self._file_nodes(path)
+        for node in nodes:
+            self._bm25.add(node.id, self.chunk_text(node))
+            self._fuzzy.add(node.id, [node.name, *node.features])
+        if nodes:
+            self._indexed[path] = [n.id for n in nodes]
+
+    def _index_hierarchy(self) -> None:
+        for node_id in self._indexed.pop("", []):
+            self._fuzzy.remove(node_id)
+        nodes = list(self.rpg.nodes(*HIERARCHY_KINDS))
+        for node in nodes:
+            self._fuzzy.add(node.id, [node.name, *node.features])
+        self._indexed[""] = [n.id for n in nodes]
+
+    def _build_indexes(self) -> None:
+        with self._lock:
+            if self._bm25 is not None:
+                return
+            self._bm25, self._fuzzy = BM25(), FuzzyIndex()
+            files = sorted(n.id for n in self.rpg.nodes(NodeKind.FILE))
+            self.preload(files)
+            for path in files:
+                self._index_file(path)
+            self._index_hierarchy()
+
     @property
     def bm25(self) -> BM25:
-        with self._lock:
-            if self._bm25 is None:
-                index = BM25()
-                for node in self.rpg.nodes(*CODE_KINDS):
-                    index.add(node.id, self.chunk_text(node))
-                self._bm25 = index
+        self._build_indexes()
         return self._bm25
 
     @property
     def fuzzy(self) -> FuzzyIndex:
-        with self._lock:
-            if self._fuzzy is None:
-                index = FuzzyIndex()
-                for node in self.rpg.nodes():
-                    index.add(node.id, [node.name, *node.features])
-                self._fuzzy = index
+        self._build_indexes()
         return self._fuzzy
+
+    def refresh(self, paths: Iterable[str], texts: dict[str, str] | None = None) -> None:
+        """The graph changed at ``paths`` (added, modified, deleted or moved files): forget their text
+        (or take the new ``texts``) and re-index them and the hierarchy, if indexes exist."""
+        with self._lock:
+            paths = sorted(set(paths))
+            for path in paths:
+                self._texts.pop(path, None)
+            self._texts.update({path: text.splitlines() for path, text in (texts or {}).items()})
+            if self._bm25 is None:
+                return
+            self.preload(p for p in paths if p in self.rpg)
+            for path in paths:
+                self._index_file(path)
+            self._index_hierarchy()
 
     def find(self, name: str) -> list[str]:
         """Node ids matching ``name``: an exact id, a path, or a ``Qual.name`` suffix."""

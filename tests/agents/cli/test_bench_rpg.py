@@ -13,3 +13,30 @@ def test_bench_rpg_prints_build_update_and_search_side_by_side(agent_cli, tmp_pa
     for key in ("full_build_lines_per_s", "incremental_fraction_of_full", "search.both.median_ms"):
         assert key in result.out and summary[key] > 0
     assert agent_cli("bench", "rpg", "--path", str(tmp_path / "nowhere")).code == 2
+
+
+def test_bench_rpg_ablation_prints_every_variant_side_by_side(agent_cli, tmp_path):
+    result = agent_cli("bench", "rpg-ablation", "--variants", "rpg -walk,rpg -test-filter",
+                       "--json-out", str(tmp_path / "ablation.json"))
+    assert result.code == 0, result.err
+    report = json.loads((tmp_path / "ablation.json").read_text())
+    assert [row["variant"] for row in report["rows"]] == ["rpg", "bm25", "rpg -walk", "rpg -test-filter"]
+    assert report["rows"][0]["file.acc@1"] == 100.0 and report["summary"]["scored"] == 3
+    assert set(report["summary"]["paired.file.acc@1"]) == {"only rpg", "only bm25", "both"}
+    assert "rpg -walk" in result.out
+    assert agent_cli("bench", "rpg-ablation", "--variants", "rpg -nothing").code == 2
+
+
+def test_bench_rpg_reuse_compares_evolving_with_rebuilding(agent_cli, tmp_path):
+    from benchmarks.repo.generated import build_generated
+
+    _, rows = build_generated(tmp_path / "src")
+    (tmp_path / "ledger.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    result = agent_cli("bench", "rpg-reuse", "--instances", str(tmp_path / "ledger.jsonl"),
+                       "--json-out", str(tmp_path / "reuse.json"))
+    assert result.code == 0, result.err
+    report = json.loads((tmp_path / "reuse.json").read_text())
+    assert report["summary"]["all_identical"] is True and report["summary"]["instances"] == 5
+    assert report["summary"]["after_first.evolved_mean_s"] > 0 and "after_first.rebuilt_over_evolved" in result.out
+    assert [r["instance_id"] for r in report["rows"]] == ["ledger-1", "ledger-2", "ledger-3", "ledger-4", "ledger-5"]
+    assert agent_cli("bench", "rpg-reuse", "--instances", str(tmp_path / "ledger.jsonl"), "--repo", "x/y").code == 2

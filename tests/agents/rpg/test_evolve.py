@@ -116,3 +116,22 @@ def test_summary_drift_decides_re_placement():
     assert not drifted("discounts and taxes", "discounts and taxes")
     assert not drifted("compute discounts and taxes", "computes discounts and taxes")
     assert drifted("discounts and taxes", "render printable receipts")
+
+
+def test_type_changes_in_one_file_reach_calls_through_them_in_others(evolving):
+    repo, rpg = evolving
+    write_files(repo, {"shop/register.py": "from .cart import Cart\n\n\nclass Register:\n"
+                                           "    def __init__(self):\n        self.cart = Cart()\n\n"
+                                           "    def ring(self):\n        return self.cart.total()\n",
+                       "shop/till.py": "from .register import Register\n\n\ndef close(register: Register):\n"
+                                       "    return register.cart.checkout()\n"})
+    first = commit_all(repo, "register")
+    evolve(rpg, str(repo), first, OfflineLifter())
+    assert ("shop/till.py:close", "shop/cart.py:Cart.checkout") in {(s, t) for s, t, _ in rpg.edges()}
+    edit(repo, "shop/register.py", "self.cart = Cart()", "self.cart = Item('x', 1)")
+    edit(repo, "shop/register.py", "from .cart import Cart", "from .models import Item")
+    second = commit_all(repo, "the register holds an item")
+    stats = evolve(rpg, str(repo), second, OfflineLifter())
+    assert stats.changed == ["shop/register.py"]  # till.py is re-resolved, not re-read
+    assert ("shop/till.py:close", "shop/cart.py:Cart.checkout") not in {(s, t) for s, t, _ in rpg.edges()}
+    assert_equals_rebuild(rpg, repo, second)

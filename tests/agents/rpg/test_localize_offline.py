@@ -1,28 +1,39 @@
-from agents.rpg.localize_offline import PropagationConfig, propagate, rank, seed_scores
+from agents.rpg.localize_offline import OfflineRanker, RankConfig, levels
 from tools.rpg.workspace import RPGWorkspace
 
 
+def ranker_for(demo, demo_rpg):
+    return OfflineRanker(RPGWorkspace(demo_rpg, repo=demo[0]))
+
+
 def test_planted_bugs_rank_their_files_first(demo, demo_rpg):
-    repo, instances = demo
-    workspace = RPGWorkspace(demo_rpg, repo=repo)
+    ranker = ranker_for(demo, demo_rpg)
     expected = {"demo__shop-1": "shop/pricing.py", "demo__shop-2": "shop/models.py", "demo__shop-3": "shop/models.py"}
-    for instance in instances:
-        units, files = rank(workspace, instance["problem_statement"])
-        assert files[0] == expected[instance["instance_id"]]
-    units, _ = rank(workspace, instances[0]["problem_statement"])
-    assert units[0] == "shop/pricing.py:apply_discount"
+    for instance in demo[1]:
+        assert ranker.rank(instance["problem_statement"]).files[0] == expected[instance["instance_id"]]
+    assert ranker.rank(demo[1][0]["problem_statement"]).functions[0] == "shop/pricing.py:apply_discount"
 
 
-def test_propagation_lifts_neighbours_of_strong_matches(demo, demo_rpg):
+def test_levels_rank_functions_classes_and_files_apart(demo, demo_rpg):
     workspace = RPGWorkspace(demo_rpg, repo=demo[0])
-    seeds = {"shop/util.py:round_money": 1.0}
-    flowed = propagate(workspace, seeds, PropagationConfig(steps=1))
-    assert flowed["shop/pricing.py:apply_discount"] > 0 and flowed["shop/util.py:round_money"] == 1.0
-    assert propagate(workspace, seeds, PropagationConfig(steps=0)) == seeds
+    scores = {"shop/models.py:Item": 3.0, "shop/models.py:Item.price": 1.0, "shop/cart.py:Cart.total": 2.0,
+              "shop/cart.py": 1.0, "tests/test_cart.py": 9.0}
+    ranking = levels(workspace, scores, RankConfig())
+    assert ranking.functions == ["shop/cart.py:Cart.total", "shop/models.py:Item.price"]  # the class is no function
+    assert ranking.modules == ["shop/models.py:Item", "shop/cart.py:Cart"]  # a module scores its best unit
+    assert ranking.files == ["shop/models.py", "shop/cart.py"]  # 3.0 against 2.0 + 0.5 * 1.0
 
 
-def test_verbatim_names_get_a_bonus(demo, demo_rpg):
-    workspace = RPGWorkspace(demo_rpg, repo=demo[0])
-    with_bonus = seed_scores(workspace, "crash in empty_receipt", PropagationConfig())
-    without = seed_scores(workspace, "crash in empty_receipt", PropagationConfig(name_bonus=0))
-    assert with_bonus["shop/report.py:empty_receipt"] - without["shop/report.py:empty_receipt"] == 1.0
+def test_each_component_can_be_switched_off(demo, demo_rpg):
+    ranker = ranker_for(demo, demo_rpg)
+    issue = "`empty_receipt()` crashes on an empty cart"
+    lexical = ranker.scores(issue, RankConfig(place_weight=0.0, walk_weight=0.0))
+    assert lexical == ranker.signals(issue, "lexical") == ranker.scores(issue, RankConfig(walk_weight=0.0))
+    placed = ranker.scores("crash in File \"/x/shop/report.py\", line 9, in empty_receipt", RankConfig(walk_weight=0))
+    assert placed["shop/report.py"] >= 0.5 and placed["shop/report.py:empty_receipt"] > 0.0
+    assert "shop/report.py:empty_receipt" in ranker.signals(issue, "names")
+    from_names = ranker.scores(issue, RankConfig(seeds=0))  # the walk starts from the quoted code alone
+    walked = {n: v - lexical.get(n, 0.0) for n, v in from_names.items() if v > lexical.get(n, 0.0)}
+    assert {"shop/report.py:receipt", "shop/cart.py:Cart"} <= set(walked)  # what empty_receipt calls
+    assert ranker.scores(issue, RankConfig(seeds=0, name_weight=0.0)) == lexical  # nowhere to start
+    assert ranker.matrix(RankConfig()) is ranker.matrix(RankConfig(walk_weight=0.3))  # same edge weights, one matrix

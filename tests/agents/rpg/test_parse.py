@@ -79,5 +79,35 @@ def test_bad_source_raises_syntax_error():
 
 
 def test_dotted_names():
-    assert [dotted(ast.parse(text).body[0].value) for text in ("a.b.c", "super().x", "f()[0]", "G[int]")] == [
-        "a.b.c", "super().x", "", "G"]
+    texts = ("a.b.c", "super().x", "f()[0]", "G[int]", "Foo().run", "f()[0].x", "a.b().c")
+    assert [dotted(ast.parse(text).body[0].value) for text in texts] == [
+        "a.b.c", "super().x", "", "G", "Foo().run", "", ""]
+
+
+TYPED = """from app import Flask
+app = Flask()
+current: "Flask" = proxy()
+
+
+class Service:
+    limit: int = 3
+
+    def __init__(self, app: Flask, cache=None):
+        self.app = app
+        self.store = Store()
+        helper = Helper()
+
+        def inner():
+            local = Other()
+        helper.run()
+"""
+
+
+def test_type_facts_of_modules_functions_and_classes():
+    facts = parse_file("m.py", TYPED, "m")
+    units = {u.qualname: u for u in facts.units}
+    assert facts.variables == {"app": "Flask", "current": "Flask"}
+    assert units["Service"].types == {"limit": "int", "app": "Flask", "store": "Store"}
+    assert units["Service.__init__"].types == {"app": "Flask", "helper": "Helper"}
+    assert units["Service.__init__.inner"].types == {"local": "Other"}
+    assert "helper.run" in units["Service.__init__"].calls

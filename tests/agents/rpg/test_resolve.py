@@ -61,3 +61,36 @@ def test_bindings_describe_what_each_name_resolves_to(demo_rpg):
     assert table["Cart"] == "import shop.cart:Cart" and table["*"] == ""
     models = bindings(demo_rpg, "shop/models.py")
     assert "shop/models.py:Item.price/method/" in models["Item"]
+
+
+TYPED = {
+    "app/__init__.py": "from app.core import Engine\nfrom app.globals import current\n",
+    "app/core.py": ("class Store:\n    def get(self, key):\n        return key\n\n\n"
+                    "class Engine:\n    def __init__(self, store: Store):\n        self.store = store\n"
+                    "        self.backup = Store()\n\n    def run(self):\n        return self.store.get(1)\n\n"
+                    "    def again(self):\n        return self.backup.get(2)\n\n\n"
+                    "class Turbo(Engine):\n    def boost(self):\n        return self.store.get(3)\n"),
+    "app/globals.py": "from app.core import Engine, Store\n\ncurrent: 'Engine' = make_proxy()\n",
+    "app/use.py": ("from app import Engine, current\nfrom app.core import Store\n\n\n"
+                   "def local_instance():\n    engine = Engine(Store())\n    return engine.run()\n\n\n"
+                   "def annotated(engine: Engine):\n    return engine.again()\n\n\n"
+                   "def proxy():\n    return current.run()\n\n\n"
+                   "def constructed():\n    return Store().get(0)\n\n\n"
+                   "def shadowed(Store):\n    store = Store\n    return store.get(1)\n"),
+}
+
+
+def test_calls_through_plain_types(tmp_path):
+    repo = tmp_path / "app"
+    commit = init_repo(repo, TYPED)
+    rpg, _ = build_rpg(read_commit(repo, commit), OfflineLifter(), commit=commit)
+    invokes = edges(rpg, EdgeKind.INVOKES)
+    assert ("app/core.py:Engine.run", "app/core.py:Store.get") in invokes  # self.store from a parameter type
+    assert ("app/core.py:Engine.again", "app/core.py:Store.get") in invokes  # self.backup = Store()
+    assert ("app/core.py:Turbo.boost", "app/core.py:Store.get") in invokes  # an attribute of the base class
+    assert ("app/use.py:local_instance", "app/core.py:Engine.run") in invokes  # engine = Engine(...)
+    assert ("app/use.py:annotated", "app/core.py:Engine.again") in invokes  # engine: Engine
+    assert ("app/use.py:proxy", "app/core.py:Engine.run") in invokes  # current: 'Engine' in another module
+    assert ("app/use.py:constructed", "app/core.py:Store.get") in invokes  # Store().get
+    assert not any(s == "app/use.py:shadowed" and t.endswith("Store.get") for s, t in invokes)  # no plain type
+    assert "app.globals:current" in rpg.node("app/use.py").extra["consults"]

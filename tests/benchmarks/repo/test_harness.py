@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.repo.demo import build_demo
+from benchmarks.repo.demo import build_demo, commit_all, write_files
 from benchmarks.repo.harness import (RepoBenchConfig, build_report, export_predictions, outcome_from_dict,
-                                     outcome_to_dict, run_benchmark)
+                                     outcome_to_dict, run_benchmark, run_side_by_side)
 from benchmarks.repo.instances import Instance, load_instances, read_ids
 from benchmarks.repo.localizer import Prediction, PredictionsFile
 from sandboxes.telemetry import event_sink
@@ -53,13 +53,17 @@ def test_export_reads_back_as_the_same_scores(locagent_report, tmp_path):
 
 
 class Fixed:
-    """A localiser that always answers the same files (and fails on one instance)."""
+    """A localiser that always answers the same files, and records the order it was asked in."""
 
     name, policy, needs_checkout = "fixed", "fixed answers", True
 
+    def __init__(self, files=("shop/models.py", "shop/pricing.py")):
+        self.files, self.seen = list(files), []
+
     def localize(self, instance, checkout):
-        assert (checkout / "shop/cart.py").is_file()
-        return Prediction(files=["shop/models.py", "shop/pricing.py"])
+        assert checkout.commit == instance.base_commit and (checkout.clone / "HEAD").is_file()
+        self.seen.append(instance.instance_id)
+        return Prediction(files=self.files)
 
 
 def test_demo_gold_from_code_parallel_runs_and_missing_commits(tmp_path):
@@ -80,3 +84,18 @@ def test_demo_gold_from_code_parallel_runs_and_missing_commits(tmp_path):
     assert summary["function.n"] == 3 and summary["function.acc@1"] == 0.0
     record = outcome_to_dict(outcomes[0])
     assert outcome_to_dict(outcome_from_dict(record, instances[0])) == record
+
+
+def test_instances_run_in_commit_order_and_side_by_side(tmp_path):
+    repo, rows = build_demo(tmp_path)
+    write_files(repo, {"shop/extra.py": "X = 1\n"})
+    later = commit_all(repo, "later", date="2024-05-01T00:00:00")
+    rows = [{**rows[0], "instance_id": "late", "base_commit": later}] + rows
+    instances = [Instance.from_row(r) for r in rows]
+    first, second = Fixed(), Fixed(["shop/pricing.py"])
+    config = RepoBenchConfig(cache_dir=str(tmp_path / "cache"))
+    results = run_side_by_side(instances, [first, second], config)
+    assert first.seen == second.seen == ["demo__shop-1", "demo__shop-2", "demo__shop-3", "late"]
+    assert [[o.instance.instance_id for o in pair] for pair in results] == [[i.instance_id] * 2 for i in instances]
+    assert [o.scores["file"]["acc@1"] for o in results[1]] == [0.0, 1.0]  # shop-1 is fixed in pricing.py
+    assert results[1][0].gold is results[1][1].gold

@@ -2,6 +2,7 @@ import json
 
 import pytest
 
+from memory.rpg.graph import EdgeKind, Node, NodeKind
 from sandboxes.errors import UserError
 from tools.rpg.navigation import rpg_tools
 
@@ -24,6 +25,19 @@ def test_search_node_modes_scopes_and_kinds(tools):
     scoped = search(query="price", scopes=["area:shop"], top_k=50)
     assert all(r["path"].startswith("shop/") for r in scoped)
     assert search(query="zzzqqq") == []
+    [hit] = search(query="apply_discount", kinds=["function"], top_k=1)
+    assert (hit["path"], hit["lines"], hit["signature"]) == ("shop/pricing.py", [6, 8], "def apply_discount(total, percent)")
+
+
+def test_search_node_leaves_tests_out_unless_asked(workspace):
+    workspace.rpg.add(Node("tests/test_cart.py", NodeKind.FILE, "test_cart.py", "tests/test_cart.py", 1, 2))
+    workspace.rpg.add(Node("tests/test_cart.py:test_discount", NodeKind.FUNCTION, "test_discount", "tests/test_cart.py",
+                           1, 2, signature="def test_discount()"))
+    workspace.rpg.link("tests/test_cart.py", "tests/test_cart.py:test_discount", EdgeKind.CONTAINS)
+    search = {tool.name: tool for tool in rpg_tools(workspace)}["search_node"]
+    assert "tests/test_cart.py:test_discount" not in ids(search(query="test_discount", mode="feature", top_k=50))
+    assert ids(search(query="test_discount", mode="feature", include_tests=True, top_k=1)) == [
+        "tests/test_cart.py:test_discount"]
 
 
 def test_fetch_node_returns_code_features_and_location(tools):

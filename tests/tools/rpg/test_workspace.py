@@ -1,17 +1,23 @@
 from agents.rpg.build import build_rpg
+from agents.rpg.evolve import evolve
 from agents.rpg.lift_offline import OfflineLifter
 from agents.rpg.source import read_commit
-from benchmarks.repo.demo import build_demo
-from tools.rpg.workspace import FuzzyIndex, RPGWorkspace, trigrams
+from benchmarks.repo.demo import build_demo, commit_all, write_files
+from tools.rpg.gitobjects import read_objects
+from tools.rpg.workspace import FuzzyIndex, RPGWorkspace, is_test_path, trigrams
 
 
-def test_fuzzy_index_tolerates_typos():
+def test_fuzzy_index_tolerates_typos_and_forgets_removed_nodes():
     index = FuzzyIndex()
     index.add("a", ["apply discount"])
     index.add("b", ["add tax", "compute tax"])
     scores = index.scores("aply discnt")
     assert max(scores, key=scores.get) == "a" and scores.get("b", 0) < scores["a"]
     assert trigrams("ab") == {"  a", " ab", "ab "}
+    index.remove("a")
+    assert "a" not in index.scores("aply discnt")
+    index.add("b", ["apply discount"])  # re-adding replaces the old phrases
+    assert index.scores("compute tax").get("b", 0) < 0.5 and index.scores("apply discount")["b"] == 1.0
 
 
 def test_code_is_read_from_the_commit_when_no_checkout(tmp_path):
@@ -23,3 +29,32 @@ def test_code_is_read_from_the_commit_when_no_checkout(tmp_path):
     assert "def round_money" in workspace.code(rpg.node("shop/util.py:round_money"))
     assert workspace.find("round_money") == ["shop/util.py:round_money"]
     assert workspace.find("shop/util.py") == ["shop/util.py"]
+    assert workspace.lines("no/such/file.py") == []
+    assert read_objects(repo, [f"{commit}:README.md", f"{commit}:missing.txt"]) == [b"# shop\nA tiny shopping cart.\n", None]
+
+
+def test_refreshed_indexes_equal_indexes_built_afresh(tmp_path):
+    repo, instances = build_demo(tmp_path)
+    rpg, _ = build_rpg(read_commit(repo, instances[0]["base_commit"]), OfflineLifter(),
+                       commit=instances[0]["base_commit"])
+    workspace = RPGWorkspace(rpg, repo=repo)
+    query = "apply a discount to the cart total, coupons and receipts"
+    before = workspace.bm25.scores(query)
+    (repo / "shop/report.py").unlink()
+    write_files(repo, {"shop/coupons.py": '"""Coupons."""\nfrom .pricing import apply_discount\n\n\n'
+                                          "def redeem(total, code):\n    return apply_discount(total, 5)\n",
+                       "shop/pricing.py": (repo / "shop/pricing.py").read_text().replace("add_tax", "add_vat")})
+    new = commit_all(repo, "coupons")
+    stats = evolve(rpg, str(repo), new, OfflineLifter())
+    workspace.refresh(stats.changed)
+    fresh = RPGWorkspace(build_rpg(read_commit(repo, new), OfflineLifter(), commit=new)[0], repo=repo)
+    assert workspace.bm25.scores(query) == fresh.bm25.scores(query) != before
+    assert workspace.fuzzy.scores(query) == fresh.fuzzy.scores(query)
+    assert "shop/coupons.py:redeem" in workspace.bm25.scores("redeem")
+
+
+def test_test_paths():
+    assert all(map(is_test_path, ["tests/test_x.py", "pkg/tests/helpers.py", "pkg/test_y.py", "a/b_test.py",
+                                  "conftest.py"]))
+    assert not any(map(is_test_path, ["pkg/contest.py", "pkg/testament.py", "pkg/latest/x.py",
+                                      "lib/testing/compare.py"]))  # a testing library is code, not tests
