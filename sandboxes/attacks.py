@@ -1,7 +1,10 @@
 """The adversarial cases of the sandbox selftest: each tries to escape or exhaust, then checks the host.
 
-A case returns ``(contained, detail)``. Every process a case starts carries a unique marker in its command
-line, so the host can check afterwards that nothing survived.
+A case returns ``(contained, detail)``; the selftest then looks for processes it left behind (by process
+tree, see :mod:`sandboxes.survivors`) and runs a plain next job. This module holds the resource and
+isolation cases; :mod:`sandboxes.attacks_runner` the ones against the supervisor and its answers,
+:mod:`sandboxes.attacks_leftovers` what one job leaves to the next, :mod:`sandboxes.attacks_paths` the
+``session`` and ``spawn`` paths.
 """
 
 from __future__ import annotations
@@ -9,50 +12,16 @@ from __future__ import annotations
 import os
 import socket
 import tempfile
-import textwrap
-import uuid
-from dataclasses import dataclass
-from typing import Callable
 
-from sandboxes.base import Limits, RunResult, Sandbox
-
-TIGHT = Limits(wall_s=3.0, cpu_s=3.0, memory_mb=256, pids=32, output_bytes=65536, disk_mb=32)
-
-
-@dataclass
-class Attack:
-    """One adversarial program and the check of its outcome."""
-
-    name: str
-    run: Callable[[Sandbox, str], tuple[bool, str]]
-
-
-def survivors(marker: str) -> list[int]:
-    """Host pids whose command line carries ``marker`` (sandboxed processes are host processes too)."""
-    found = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as handle:
-                if marker.encode() in handle.read():
-                    found.append(int(pid))
-        except OSError:
-            pass
-    return found
-
-
-def _python(sandbox: Sandbox, code: str, marker: str, limits: Limits = TIGHT, **kwargs) -> RunResult:
-    return sandbox.run(["python", "-c", textwrap.dedent(code) + f"\n# {marker}\n"], limits=limits, **kwargs)
-
-
-def _flags(result: RunResult) -> str:
-    names = ("timed_out", "cpu_exceeded", "oom_killed", "disk_full", "stdout_truncated")
-    set_flags = [n for n in names if getattr(result, n)]
-    return (f"rc={result.returncode} flags={','.join(set_flags) or 'none'} wall={result.wall_s:.2f}s "
-            f"cpu={result.cpu_s:.2f}s peak={result.peak_memory_mb:.0f}MiB")
+from sandboxes.attack_kit import TIGHT, Attack, flags, python_job
+from sandboxes.attacks_leftovers import LEFTOVER_ATTACKS
+from sandboxes.attacks_paths import PATH_ATTACKS
+from sandboxes.attacks_runner import RUNNER_ATTACKS
+from sandboxes.base import Sandbox
 
 
 def fork_bomb(sandbox: Sandbox, marker: str) -> tuple[bool, str]:
-    result = _python(sandbox, """
+    result = python_job(sandbox, """
         import os
         while True:
             try:
@@ -60,41 +29,41 @@ def fork_bomb(sandbox: Sandbox, marker: str) -> tuple[bool, str]:
             except OSError:
                 pass
         """, marker)
-    return result.timed_out or result.cpu_exceeded, _flags(result)
+    return result.timed_out or result.cpu_exceeded, flags(result)
 
 
 def memory_bomb(sandbox: Sandbox, marker: str) -> tuple[bool, str]:
     limits = TIGHT.model_copy(update={"memory_mb": 128})
-    result = _python(sandbox, """
+    result = python_job(sandbox, """
         chunks = []
         while True:
             chunks.append(bytearray(8 * 2**20))
         """, marker, limits)
-    return result.oom_killed and result.returncode != 0, _flags(result)
+    return result.oom_killed and result.returncode != 0, flags(result)
 
 
 def cpu_loop(sandbox: Sandbox, marker: str) -> tuple[bool, str]:
     limits = TIGHT.model_copy(update={"cpu_s": 1.0, "wall_s": 30.0})
-    result = _python(sandbox, "while True:\n    pass", marker, limits)
-    return result.cpu_exceeded and not result.timed_out and result.cpu_s < 3.0, _flags(result)
+    result = python_job(sandbox, "while True:\n    pass", marker, limits)
+    return result.cpu_exceeded and not result.timed_out and result.cpu_s < 3.0, flags(result)
 
 
 def sleep_past_wall(sandbox: Sandbox, marker: str) -> tuple[bool, str]:
     limits = TIGHT.model_copy(update={"wall_s": 1.5})
-    result = _python(sandbox, "import time\ntime.sleep(120)", marker, limits)
-    return result.timed_out and result.wall_s < 5.0, _flags(result)
+    result = python_job(sandbox, "import time\ntime.sleep(120)", marker, limits)
+    return result.timed_out and result.wall_s < 5.0, flags(result)
 
 
 def endless_stdout(sandbox: Sandbox, marker: str) -> tuple[bool, str]:
     limits = TIGHT.model_copy(update={"wall_s": 2.0})
-    result = _python(sandbox, "while True:\n    print('y' * 4096)", marker, limits)
+    result = python_job(sandbox, "while True:\n    print('y' * 4096)", marker, limits)
     kept = len(result.stdout.encode())
-    return result.stdout_truncated and kept <= limits.output_bytes, f"{_flags(result)} kept={kept}B"
+    return result.stdout_truncated and kept <= limits.output_bytes, f"{flags(result)} kept={kept}B"
 
 
 def disk_fill(sandbox: Sandbox, marker: str) -> tuple[bool, str]:
     host_tmp_file = f"/tmp/{marker}.bin"
-    result = _python(sandbox, f"""
+    result = python_job(sandbox, f"""
         import os
         block = b"0" * 2**20
         for target in ("fill.bin", {host_tmp_file!r}):
@@ -111,7 +80,7 @@ def disk_fill(sandbox: Sandbox, marker: str) -> tuple[bool, str]:
     on_host = os.path.exists(host_tmp_file)
     if on_host:
         os.unlink(host_tmp_file)
-    detail = f"{_flags(result)} {result.stdout.strip()!r}" + ("; the /tmp file reached the host" if on_host else "")
+    detail = f"{flags(result)} {result.stdout.strip()!r}" + ("; the /tmp file reached the host" if on_host else "")
     return stopped and not on_host and result.returncode == 0, detail
 
 
@@ -136,7 +105,7 @@ def symlink_readback(sandbox: Sandbox, marker: str) -> tuple[bool, str]:
         os.symlink(os.path.dirname({secret.name!r}), "hostdir")
         """
     try:
-        result = _python(sandbox, code, marker, collect=["result.txt", "hostdir/**", "**/*.secret"])
+        result = python_job(sandbox, code, marker, collect=["result.txt", "hostdir/**", "**/*.secret"])
     finally:
         os.unlink(secret.name)
     leaked = [name for name, data in result.files.items() if marker.encode() in data]
@@ -147,7 +116,7 @@ def environment_secrets(sandbox: Sandbox, marker: str) -> tuple[bool, str]:
     secret = f"sk-selftest-{marker}"
     os.environ["AGENTKILN_SELFTEST_API_KEY"] = secret
     try:
-        result = _python(sandbox, """
+        result = python_job(sandbox, """
             import glob, os
             print(dict(os.environ))
             for path in glob.glob("/proc/*/environ"):
@@ -168,7 +137,7 @@ def network(sandbox: Sandbox, marker: str) -> tuple[bool, str]:
     listener.listen(8)
     port, host_ip = listener.getsockname()[1], _primary_ip()
     try:
-        result = _python(sandbox, f"""
+        result = python_job(sandbox, f"""
             import socket
             for host, port in (({host_ip!r}, {port}), ("127.0.0.1", {port}), ("1.1.1.1", 53)):
                 try:
@@ -212,35 +181,31 @@ def _pending_connections(listener: socket.socket) -> int:
 
 
 def detached_daemon(sandbox: Sandbox, marker: str) -> tuple[bool, str]:
-    result = _python(sandbox, """
-        import os, time
+    """A daemon that leaves the session and renames itself (no marker left in its command line)."""
+    result = python_job(sandbox, """
+        import os
         if os.fork() == 0:
             os.setsid()
             if os.fork() == 0:
-                time.sleep(300)
+                os.execv("/bin/sleep", ["sleep", "300"])
             os._exit(0)
         print("parent exits, daemon", "left")
         """, marker)
-    left = survivors(marker)
-    return not left and "daemon" in result.stdout, f"{_flags(result)} survivors={left}"
+    return "daemon" in result.stdout, flags(result)
 
 
 def sigterm_ignorer(sandbox: Sandbox, marker: str) -> tuple[bool, str]:
     limits = TIGHT.model_copy(update={"wall_s": 1.5})
-    result = _python(sandbox, """
+    result = python_job(sandbox, """
         import signal, time
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         time.sleep(120)
         """, marker, limits)
-    left = survivors(marker)
-    return result.timed_out and not left, f"{_flags(result)} survivors={left}"
+    return result.timed_out, flags(result)
 
 
 ATTACKS = [Attack(f.__name__, f) for f in (
     fork_bomb, memory_bomb, cpu_loop, sleep_past_wall, endless_stdout, disk_fill, write_outside,
-    symlink_readback, environment_secrets, network, detached_daemon, sigterm_ignorer)]
-
-
-def new_marker() -> str:
-    return f"akmark{uuid.uuid4().hex[:16]}"
+    symlink_readback, environment_secrets, network, detached_daemon, sigterm_ignorer)] + RUNNER_ATTACKS \
+    + LEFTOVER_ATTACKS + PATH_ATTACKS

@@ -1,15 +1,21 @@
 """PID 1 of a docker sandbox container: runs jobs sent as JSON lines on stdin, answers on stdout.
 
-Standard library only (it runs under ``python -S`` inside the container). Requests:
+Standard library only (it runs under ``python -S`` inside the container). The runner is root with only
+CAP_SETUID, CAP_SETGID and CAP_KILL and clears its dumpable flag; every job runs as the unprivileged
+``AGENTKILN_JOB_UID`` under the filter of :mod:`sandboxes.seccomp`, so a job can neither ptrace the runner
+nor open its memory, its environment or its output through /proc. The runner touches the job's files
+only under the job's uid (:func:`as_job`). Requests, each with an ``id`` that its answer repeats:
 ``{"op": "run", ...}`` runs one command under the monitor; ``{"op": "write", "files": ...}`` only writes
-files into /work (before a long-lived process is started with ``docker exec``); ``{"op": "reset"}`` kills every process and
-wipes /work, /tmp and /dev/shm so that a warm container starts the next job clean. End of input (the host
-process went away) ends the container.
+files into /work (before a long-lived process is started with ``docker exec``); ``{"op": "reset"}`` kills
+every process, wipes /work, /tmp, /dev/shm and /dev/mqueue and removes System V IPC objects, so that a
+warm container starts the next job clean. End of input (the host process went away) ends the container;
+SIGTERM ends it with status 143 (the host reports a sandbox failure, never a result).
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import resource
@@ -19,13 +25,15 @@ import sys
 import time
 from dataclasses import asdict
 
+from sandboxes import ipc, linux, seccomp
 from sandboxes.cgroups import oom_kills_in
 from sandboxes.monitor import run_monitored
 from sandboxes.proctree import process_table, reap_children
 from sandboxes.workdir import collect_files, decode_files, encode_files, write_files
 
 WORK = os.environ.get("AGENTKILN_WORKDIR", "/work")
-SCRATCH = (WORK, "/tmp", "/dev/shm")
+JOB_UID = int(os.environ.get("AGENTKILN_JOB_UID", "10001"))
+SCRATCH = (WORK, "/tmp", "/dev/shm", "/dev/mqueue")
 CGROUP = "/sys/fs/cgroup"
 
 
@@ -39,6 +47,22 @@ def _read_int(path: str) -> int | None:
 
 def _oom_kills() -> int:
     return oom_kills_in(f"{CGROUP}/memory/memory.oom_control")
+
+
+@contextlib.contextmanager
+def as_job():
+    """Act on files and IPC objects with the job's uid and gid (the runner keeps root as its saved uid).
+
+    A change of effective uid may make a process dumpable again (``fs.suid_dumpable``): clear it both ways."""
+    os.setegid(JOB_UID)
+    os.seteuid(JOB_UID)
+    linux.set_dumpable(False)
+    try:
+        yield
+    finally:
+        os.seteuid(0)
+        os.setegid(0)
+        linux.set_dumpable(False)
 
 
 class ContainerTree:
@@ -76,18 +100,27 @@ def _job_preexec(cpu_s: float, disk_mb: int):
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         with open("/proc/self/oom_score_adj", "w") as handle:
             handle.write("1000")  # the job, never the runner, is the OOM killer's choice
+        os.setgroups([])
+        os.setresgid(JOB_UID, JOB_UID, JOB_UID)
+        os.setresuid(JOB_UID, JOB_UID, JOB_UID)
+        if seccomp.available():
+            seccomp.install()
     return setup
 
 
 def run_job(request: dict) -> dict:
-    """Write the files, run the command, read back the requested files."""
-    write_files(WORK, decode_files(request["files"]))
+    """Write the files, run the command, read back the requested files within the wall-clock budget."""
+    deadline = time.monotonic() + request["wall_s"]
+    with as_job():
+        write_files(WORK, decode_files(request["files"]))
     oom_before = _oom_kills()
     outcome = run_monitored(request["argv"], env=request["env"], cwd=WORK, wall_s=request["wall_s"],
                             cpu_s=request["cpu_s"], output_bytes=request["output_bytes"], tree=ContainerTree(),
                             preexec=_job_preexec(request["cpu_s"], request["disk_mb"]))
     reap_children()  # as PID 1, collect zombies of orphans re-parented to us
-    files, notes = collect_files(WORK, request["collect"], request["collect_bytes"])
+    with as_job():
+        files, notes = collect_files(WORK, request["collect"], request["collect_bytes"],
+                                     max_files=request["collect_files"], deadline=deadline)
     cgroup_peak = _read_int(f"{CGROUP}/memory/memory.max_usage_in_bytes") if request["peak_from_cgroup"] else None
     stats = os.statvfs(WORK)
     fields = asdict(outcome)
@@ -100,25 +133,34 @@ def run_job(request: dict) -> dict:
 
 def write_only(request: dict) -> dict:
     """Write the request's files into the work dir and run nothing."""
-    write_files(WORK, decode_files(request["files"]))
+    with as_job():
+        write_files(WORK, decode_files(request["files"]))
     return {"ready": True}
 
 
+def _empty(folder: str) -> None:
+    for name in os.listdir(folder):
+        path = os.path.join(folder, name)
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+
+
 def reset() -> dict:
-    """Kill every job process and empty the writable places."""
+    """Kill every job process, empty the writable places and remove the job's System V IPC objects."""
     ContainerTree().kill_all()
     reap_children()  # as PID 1, collect zombies of orphans re-parented to us
-    for folder in SCRATCH:
-        if os.path.isdir(folder):
-            for name in os.listdir(folder):
-                path = os.path.join(folder, name)
-                if os.path.isdir(path) and not os.path.islink(path):
-                    shutil.rmtree(path, ignore_errors=True)
-                else:
-                    try:
-                        os.unlink(path)
-                    except OSError:
-                        pass
+    with as_job():
+        for folder in SCRATCH:
+            if os.path.isdir(folder):
+                _empty(folder)
+        left = ipc.remove_all()
+    if left:
+        raise RuntimeError(f"System V IPC objects survived the reset: {', '.join(left)}")
     return {"ready": True}
 
 
@@ -127,18 +169,30 @@ def _answer(message: dict) -> None:
     sys.stdout.buffer.flush()
 
 
+def _serve(line: bytes, handlers: dict) -> dict:
+    try:
+        request = json.loads(line)
+    except ValueError as error:
+        return {"id": None, "error": f"unreadable request: {error}"}
+    try:
+        answer = handlers[request["op"]](request)
+    except Exception as error:  # report, keep serving: the host decides whether to retire us
+        answer = {"error": f"{type(error).__name__}: {error}"}
+    return {**answer, "id": request.get("id")}
+
+
 def main() -> None:
     if os.getpid() != 1:  # it kills every other process it can see: only ever as a container's init
         sys.exit("container_runner must run as PID 1 of a sandbox container")
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    _answer({"ready": True})
+    if os.geteuid() != 0:
+        sys.exit("container_runner must start as root (with only CAP_SETUID, CAP_SETGID and CAP_KILL)")
+    linux.set_dumpable(False)
+    os.setgroups([])
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(128 + signal.SIGTERM))
+    _answer({"id": "ready", "ready": True})
     handlers = {"run": run_job, "write": write_only, "reset": lambda _request: reset()}
     for line in sys.stdin.buffer:
-        request = json.loads(line)
-        try:
-            _answer(handlers[request["op"]](request))
-        except Exception as error:  # report, keep serving: the host decides whether to retire us
-            _answer({"error": f"{type(error).__name__}: {error}"})
+        _answer(_serve(line, handlers))
 
 
 if __name__ == "__main__":

@@ -2,11 +2,16 @@
 
 The socket is the container's lifeline: when this process dies the kernel closes it, the engine closes
 the runner's stdin (``stdin_once``), the runner exits and the engine removes the container.
+
+Each answer must repeat its request's ``id`` and come alone: a malformed, out-of-step or extra line means
+something other than the runner wrote to its output, and is fatal (:class:`ChannelClosed`, the container is
+discarded).
 """
 
 from __future__ import annotations
 
 import json
+import select
 import socket
 import time
 
@@ -33,11 +38,28 @@ class Channel:
         except OSError as error:
             raise ChannelClosed(f"runner unreachable: {error}") from error
 
-    def receive(self, timeout_s: float) -> dict:
+    def answer(self, request_id: str, timeout_s: float) -> dict:
+        """The answer to request ``request_id``; ChannelClosed for anything else, or anything more."""
         deadline = time.monotonic() + timeout_s
         while not self._lines:
             self._read_frame(deadline)
-        return json.loads(self._lines.pop(0))
+        try:
+            answer = json.loads(self._lines.pop(0))
+        except ValueError as error:
+            raise ChannelClosed(f"malformed answer from the runner: {error}") from error
+        if not isinstance(answer, dict) or answer.get("id") != request_id:
+            raise ChannelClosed("out-of-step answer: it does not carry the id of the request")
+        self.check_quiet()
+        if "error" in answer:
+            raise ChannelClosed(f"runner error: {answer['error']}")
+        return answer
+
+    def check_quiet(self) -> None:
+        """ChannelClosed when output is waiting that no request asked for (or the runner went away)."""
+        while not self._lines and not self._pending and select.select([self.sock], [], [], 0)[0]:
+            self._read_frame(time.monotonic() + 1.0)
+        if self._lines or self._pending:
+            raise ChannelClosed("the runner's output holds a line that answers no request")
 
     def _read_frame(self, deadline: float) -> None:
         header = self._read_exact(8, deadline)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import socket
 import threading
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ from sandboxes.errors import UserError
 LABEL = "agentkiln.sandbox"
 OWNER_LABEL = "agentkiln.owner"
 RUNNER_MB = 48  # the runner's own memory, added on top of the job's limit
+RUNNER_CAPABILITIES = ("SETUID", "SETGID", "KILL")
 START_TIMEOUT_S = 60.0
 DOCKER_SOCKETS = ("/var/run/docker.sock", "/run/docker.sock")
 
@@ -84,15 +86,22 @@ class ContainerSpec:
         return hostfs.inside_workdir(self.extra_ro_paths)
 
 
+def _python(host_toolchains: bool) -> str:
+    """The runner's interpreter: the host's (mounted read-only), or the image's own ``python3``."""
+    return os.path.join(hostfs.python_dirs()[0], "bin", "python3") if host_toolchains else "python3"
+
+
 def _create_container(api, image: str, spec: ContainerSpec, host_toolchains: bool) -> str:
     """Create (not start) the hardened container through the engine API; return its id.
 
     ``host_toolchains``: the image is the imported base image, so mount the host's /usr and Python;
     otherwise the image brings its own ``python3`` and only the runner code is mounted.
+    The runner starts as root with three capabilities only (to switch to the job's uid and signal its
+    processes); every job runs as ``SANDBOX_UID`` with none.
     """
     import docker
 
-    python = os.path.join(hostfs.python_dirs()[0], "bin", "python3") if host_toolchains else "python3"
+    python = _python(host_toolchains)
     mounts = host_mounts(list(spec.extra_ro_paths), toolchains=host_toolchains)
     boot = f"import sys; sys.path.insert(0, {RUNNER_DIR!r}); from sandboxes.container_runner import main; main()"
     memory = f"{spec.memory_mb + RUNNER_MB}m"
@@ -103,12 +112,14 @@ def _create_container(api, image: str, spec: ContainerSpec, host_toolchains: boo
                "/tmp": f"size={spec.disk_mb}m,mode=1777,exec"},
         binds=mounts, mem_limit=memory, memswap_limit=memory,
         pids_limit=spec.pids + 2, nano_cpus=int(spec.cpus * 1e9), security_opt=["no-new-privileges"],
-        cap_drop=["ALL"], ipc_mode="private", auto_remove=True, cgroup_parent=container_cgroup_parent(),
+        cap_drop=["ALL"], cap_add=list(RUNNER_CAPABILITIES), ipc_mode="private", auto_remove=True,
+        cgroup_parent=container_cgroup_parent(),
         ulimits=[docker.types.Ulimit(name="nofile", soft=1024, hard=1024)],
         device_requests=[docker.types.DeviceRequest(count=-1, capabilities=[["gpu"]])] if spec.gpu else None)
     created = api.create_container(
-        image, command=[python, "-S", "-c", boot], user=f"{SANDBOX_UID}:{SANDBOX_UID}", working_dir=work,
-        environment={"PATH": "/usr/bin:/bin", "HOME": work, "LANG": "C.UTF-8", "AGENTKILN_WORKDIR": work},
+        image, command=[python, "-S", "-c", boot], user="0:0", working_dir=work,
+        environment={"PATH": "/usr/bin:/bin", "HOME": work, "LANG": "C.UTF-8", "AGENTKILN_WORKDIR": work,
+                     "AGENTKILN_JOB_UID": str(SANDBOX_UID)},
         hostname="sandbox",
         labels={LABEL: "1", OWNER_LABEL: owner_id()}, stdin_open=True, host_config=host_config)  # + StdinOnce
     return created["Id"]
@@ -119,16 +130,17 @@ class RunnerContainer:
 
     def __init__(self, client, image: str, spec: ContainerSpec, host_toolchains: bool = True) -> None:
         self.api, self.spec = client.api, spec
+        self.python = _python(host_toolchains)
         self.id = _create_container(self.api, image, spec, host_toolchains)
         try:
             attach = self.api.attach_socket(self.id, params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1})
             self.channel = Channel(attach)
             self.api.start(self.id)
-            self.channel.receive(START_TIMEOUT_S)
+            self.channel.answer("ready", START_TIMEOUT_S)
         except Exception:
             self._force_remove()
             raise
-        self.awaiting_reset = False
+        self.pending_reset: str | None = None
         parent = (container_cgroup_parent() or "/docker").strip("/")
         self._memory_dir = os.path.join("/sys/fs/cgroup/memory", parent, self.id)
         self._peak_file = os.path.join(self._memory_dir, "memory.max_usage_in_bytes")
@@ -147,19 +159,24 @@ class RunnerContainer:
             return False
 
     def request(self, message: dict, timeout_s: float) -> dict:
-        if self.awaiting_reset:
-            self.channel.receive(timeout_s)  # the answer to the last reset
-            self.awaiting_reset = False
-        self.channel.send(message)
-        answer = self.channel.receive(timeout_s)
-        if "error" in answer:
-            raise ChannelClosed(f"runner error: {answer['error']}")
-        return answer
+        """Send ``message`` under a fresh id and return its answer (ChannelClosed: discard this container)."""
+        self.settle(timeout_s)
+        request_id = secrets.token_hex(8)
+        self.channel.send({**message, "id": request_id})
+        return self.channel.answer(request_id, timeout_s)
+
+    def settle(self, timeout_s: float = START_TIMEOUT_S) -> None:
+        """Read the answer to a pending reset, and make sure nothing else waits in the runner's output."""
+        if self.pending_reset is not None:
+            reset_id, self.pending_reset = self.pending_reset, None
+            self.channel.answer(reset_id, timeout_s)
+        self.channel.check_quiet()
 
     def reset_async(self) -> None:
         """Ask the runner to clean up; the answer is read before the next request."""
-        self.channel.send({"op": "reset"})
-        self.awaiting_reset = True
+        self.channel.check_quiet()
+        self.pending_reset = secrets.token_hex(8)
+        self.channel.send({"op": "reset", "id": self.pending_reset})
 
     def discard(self) -> None:
         """Close the lifeline (the runner exits, the engine removes the container) and make sure it goes."""

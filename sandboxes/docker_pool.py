@@ -58,6 +58,17 @@ class WarmPool:
         self._jobs.pop(container.id, None)
         container.discard()
 
+    def settle(self) -> None:
+        """Read every idle container's pending reset answer; discard the containers that fail it."""
+        with self._lock:
+            for containers in self._idle.values():
+                for container in list(containers):
+                    try:
+                        container.settle()
+                    except ChannelClosed:
+                        containers.remove(container)
+                        container.discard()
+
     def close(self) -> None:
         with self._lock:
             idle = [c for containers in self._idle.values() for c in containers]

@@ -18,7 +18,7 @@ from sandboxes.envpolicy import sandbox_env
 from sandboxes.errors import UserError
 from sandboxes.monitor import Outcome
 from sandboxes.process import SandboxProcess
-from sandboxes.workdir import check_relative, decode_files, encode_files
+from sandboxes.workdir import check_relative, decode_files, encode_files, rejected_names
 
 ANSWER_GRACE_S = 30.0
 
@@ -28,24 +28,40 @@ def _job_message(argv: Sequence[str], files: Mapping[str, bytes], env: dict[str,
     return {"op": "run", "argv": [str(a) for a in argv], "env": env,
             "files": encode_files(files),
             "collect": [str(check_relative(p)) for p in collect], "wall_s": limits.wall_s, "cpu_s": limits.cpu_s,
-            "output_bytes": limits.output_bytes, "collect_bytes": limits.collect_bytes, "disk_mb": limits.disk_mb,
-            "peak_from_cgroup": peak_from_cgroup}
+            "output_bytes": limits.output_bytes, "collect_bytes": limits.collect_bytes,
+            "collect_files": limits.collect_files, "disk_mb": limits.disk_mb, "peak_from_cgroup": peak_from_cgroup}
 
 
-def _result(answer: dict) -> RunResult:
-    fields = dict(answer["outcome"])
-    fields["stdout"] = base64.b64decode(fields["stdout"])
-    fields["stderr"] = base64.b64decode(fields["stderr"])
-    return records.build_result(Outcome(**fields), backend="docker", peak_memory_bytes=answer["peak_memory_bytes"],
-                                oom_killed=answer["oom_killed"], disk_full=answer["disk_full"],
-                                files=decode_files(answer["files"]),
-                                notes=answer["notes"])
+def _checked_files(answer: dict, collect: Sequence[str], limits: Limits) -> dict[str, bytes]:
+    """The answer's files, re-checked here: names under the work dir that match a pattern, within the caps."""
+    problems = [f"{name!r}: {reason}" for name, reason in rejected_names(answer["files"], collect).items()]
+    files = decode_files(answer["files"])
+    if len(files) > limits.collect_files or sum(map(len, files.values())) > limits.collect_bytes:
+        problems.append(f"{len(files)} files of {sum(map(len, files.values()))} bytes pass the collect caps")
+    if problems:
+        raise ChannelClosed(f"answer rejected: {'; '.join(problems[:3])}")
+    return files
 
 
-def _lost_runner(error: ChannelClosed, limits: Limits) -> RunResult:
-    """The runner itself died or hung (never expected; reported rather than raised)."""
-    return RunResult(returncode=137, stdout="", stderr="", timed_out=True, wall_s=limits.wall_s,
-                     backend="docker", notes=[f"sandbox container lost: {error}; container discarded"])
+def _result(answer: dict, collect: Sequence[str], limits: Limits) -> RunResult:
+    """The runner's answer as a RunResult; ChannelClosed when it is not one the runner could have given."""
+    try:
+        fields = dict(answer["outcome"])
+        fields["stdout"] = base64.b64decode(fields["stdout"], validate=True)
+        fields["stderr"] = base64.b64decode(fields["stderr"], validate=True)
+        return records.build_result(Outcome(**fields), backend="docker",
+                                    peak_memory_bytes=answer["peak_memory_bytes"], oom_killed=answer["oom_killed"],
+                                    disk_full=answer["disk_full"], files=_checked_files(answer, collect, limits),
+                                    notes=[str(note) for note in answer["notes"]])
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise ChannelClosed(f"answer rejected: {type(error).__name__}: {error}") from error
+
+
+def _lost_runner(error: ChannelClosed) -> RunResult:
+    """The runner died, hung, was stopped or answered out of step: a sandbox failure, never the job's outcome."""
+    return RunResult(returncode=125, stdout="", stderr="", backend="docker",
+                     sandbox_error=f"sandbox container lost: {error}",
+                     notes=[f"sandbox container lost: {error}; container discarded"])
 
 
 class DockerSession:
@@ -65,10 +81,10 @@ class DockerSession:
         job_env = sandbox_env(env, home=self.container.spec.workdir, path=hostfs.search_path(), threads=max(1, int(limits.cpus)))
         message = _job_message(argv, files or {}, job_env, limits, collect, self.container.reset_peak_memory())
         try:
-            result = _result(self.container.request(message, limits.wall_s + ANSWER_GRACE_S))
+            result = _result(self.container.request(message, limits.wall_s + ANSWER_GRACE_S), collect, limits)
         except ChannelClosed as error:
             self.healthy = False
-            result = _lost_runner(error, limits)
+            result = _lost_runner(error)
         if ContainerSpec.from_limits(limits) != self.container.spec:
             result.notes.append("memory, pids, cpus, disk, network, gpu and extra paths are the session's "
                                 "(fixed when the container started); only time and output limits changed")
@@ -106,7 +122,9 @@ class DockerSandbox:
         """What every container is started with."""
         return {"isolation": f"docker ({'warm pool' if self.warm else 'cold'})", "network_off": True,
                 "read_only_host": "read-only root + read-only toolchain mounts", "private_tmp": True,
-                "user": "uid 10001", "capabilities": "all dropped, no-new-privileges",
+                "user": "jobs as uid 10001; the runner (PID 1) is another uid and not dumpable",
+                "capabilities": "none for jobs (the runner: setuid, setgid, kill), no-new-privileges",
+                "seccomp": "Docker's default + io_uring, keyrings, bpf, namespaces, mounts blocked for jobs",
                 "memory_limit": "cgroup (container, no swap)", "pids_limit": "cgroup",
                 "disk_limit": "tmpfs size cap", "environment": "allow-list", "docker_socket": "not mounted"}
 

@@ -2,9 +2,10 @@
 
 The container is started like every other (hardened, its runner as PID 1, never taken from or returned
 to the warm pool). The files are written through the runner, then ``docker exec -i`` starts the
-process as the sandbox user in the work dir, so its stdin/stdout/stderr are plain pipes of the local
-``docker`` client. Killing or closing it removes the whole container: a process started by
-``docker exec`` does not die with the client.
+process as the sandbox user in the work dir (through :data:`FILTERED_EXEC`, which applies the jobs'
+seccomp filter first), so its stdin/stdout/stderr are plain pipes of the local ``docker`` client.
+Killing or closing it removes the whole container: a process started by ``docker exec`` does not die
+with the client.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from sandboxes import hostfs
 from sandboxes.base import Limits
 from sandboxes.docker_channel import ChannelClosed
 from sandboxes.docker_container import ContainerSpec, RunnerContainer
-from sandboxes.docker_image import SANDBOX_UID
+from sandboxes.docker_image import RUNNER_DIR, SANDBOX_UID
 from sandboxes.envpolicy import sandbox_env
 from sandboxes.errors import UserError
 from sandboxes.process import SandboxProcess
@@ -26,14 +27,20 @@ from sandboxes.workdir import encode_files
 WRITE_TIMEOUT_S = 60.0
 
 
+FILTERED_EXEC = (f"import sys; sys.path.insert(0, {RUNNER_DIR!r}); from sandboxes.seccomp import exec_filtered; "
+                 "exec_filtered(sys.argv[1:])")
+"""Runs first in a spawned process: it installs the jobs' seccomp filter, then becomes the command."""
+
+
 def exec_argv(container: RunnerContainer, argv: Sequence[str], env: Mapping[str, str]) -> list[str]:
-    """The ``docker exec -i`` command line that starts ``argv`` in ``container`` as the sandbox user."""
+    """The ``docker exec -i`` command line that starts ``argv`` in ``container`` as the sandbox user, under the
+    same seccomp filter as a job of the runner."""
     docker = shutil.which("docker")
     if docker is None:
         raise UserError("the docker sandbox's spawn needs the docker command-line client (apt-get install docker.io)")
     options = [f"--env={name}={value}" for name, value in env.items()]
     return [docker, "exec", "-i", f"--user={SANDBOX_UID}:{SANDBOX_UID}", f"--workdir={container.spec.workdir}",
-            *options, container.id, *[str(a) for a in argv]]
+            *options, container.id, container.python, "-S", "-c", FILTERED_EXEC, *[str(a) for a in argv]]
 
 
 def write_files(container: RunnerContainer, files: Mapping[str, bytes]) -> None:

@@ -14,12 +14,13 @@ import tempfile
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
-from sandboxes import hostfs, linux
+from sandboxes import hostfs, linux, seccomp
 from sandboxes.base import Limits
 from sandboxes.cgroups import Cgroup
 
 NOBODY = (65534, 65534)
 RUN_UID_BASE, RUN_UID_SPAN = 200_000, 60_000  # unused ids: each run gets its own, when we are root
+SECCOMP_CLAIM = "io_uring, keyrings, bpf, perf events, userfaultfd, namespaces and mounts blocked"
 WRAPPER_PROCS = 3  # bwrap (or unshare), its namespace init (or the status shell), slack
 UNSHARE_MAPS = ("--map-current-user", "--map-root-user")
 STATUS_SHELL = ("/bin/sh", "-c", '"$@"; exit $?', "sh")
@@ -53,6 +54,13 @@ class Plan:
     argv: list[str]
     env: dict[str, str]
     preexec: Callable[[], None]
+    pass_fds: tuple[int, ...] = ()
+    """Descriptors the child inherits (the seccomp program bubblewrap reads); :meth:`close` closes them here."""
+
+    def close(self) -> None:
+        """Close this side of :attr:`pass_fds` once the child has started."""
+        for fd in self.pass_fds:
+            os.close(fd)
 
 
 def _works(argv: list[str]) -> bool:
@@ -167,10 +175,15 @@ def preexec_hook(caps: HostCaps, limits: Limits, cgroup: Cgroup | None, ids: tup
     return setup
 
 
-def bwrap_prefix(limits: Limits, workdir: str, env: Mapping[str, str]) -> list[str]:
-    """bubblewrap arguments: new namespaces, read-only toolchains, private /tmp, writable work dir only."""
+def bwrap_prefix(limits: Limits, workdir: str, env: Mapping[str, str], seccomp_fd: int | None = None) -> list[str]:
+    """bubblewrap arguments: new namespaces, read-only toolchains, private /tmp, writable work dir only, and the
+    seccomp filter read from ``seccomp_fd`` (see :mod:`sandboxes.seccomp`). The command is PID 1 of its pid
+    namespace (``--as-pid-1``, as under unshare): no reaper process of the job's uid sits above it, which the
+    job could trace and make report another exit status."""
     args = ["bwrap", "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-            "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "sandbox"]
+            "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "sandbox", "--as-pid-1"]
+    if seccomp_fd is not None:
+        args += ["--seccomp", str(seccomp_fd)]
     if not limits.network:
         args.append("--unshare-net")
     inside = hostfs.inside_workdir(limits.extra_ro_paths)
@@ -214,6 +227,7 @@ def protections(caps: HostCaps, limits: Limits, disk_capped: bool, ids: tuple[in
         "cpu_quota": f"{limits.cpus:g} cores (cgroup)" if caps.cgroups else "none (RLIMIT_CPU only)",
         "disk_limit": "tmpfs size cap" if disk_capped else "RLIMIT_FSIZE + polling",
         "environment": "allow-list",
+        "seccomp": SECCOMP_CLAIM if caps.bwrap and seccomp.available() else "none",
     }
 
 
@@ -222,7 +236,9 @@ def build_plan(caps: HostCaps, argv: list[str], limits: Limits, workdir: str, en
     """Wrap ``argv`` in the strongest isolation this host offers; ``ids`` is the uid/gid to run as (root only)."""
     hook = preexec_hook(caps, limits, cgroup, ids, workdir)
     if caps.bwrap:
-        return Plan(bwrap_prefix(limits, workdir, env) + argv, {"PATH": env["PATH"]}, hook)
+        fd = seccomp.program_fd() if seccomp.available() else None
+        return Plan(bwrap_prefix(limits, workdir, env, fd) + argv, {"PATH": env["PATH"]}, hook,
+                    () if fd is None else (fd,))
     if caps.unshare:
         return Plan(unshare_prefix(caps, limits) + argv, env, hook)
     return Plan(list(argv), env, hook)

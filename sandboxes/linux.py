@@ -6,6 +6,7 @@ import ctypes
 import os
 
 CLONE_NEWNS = 0x00020000
+CLONE_NEWIPC = 0x08000000
 CLONE_NEWNET = 0x40000000
 MS_NOSUID = 0x2
 MS_NODEV = 0x4
@@ -16,7 +17,10 @@ MS_REMOUNT = 0x20
 MNT_DETACH = 0x2
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
+PR_SET_SECCOMP = 22
 PR_SET_CHILD_SUBREAPER = 36
+PR_SET_NO_NEW_PRIVS = 38
+SECCOMP_MODE_FILTER = 2
 SYS_MOUNT_SETATTR = 442  # the same number on x86_64 and arm64
 AT_FDCWD = -100
 AT_RECURSIVE = 0x8000
@@ -28,6 +32,10 @@ _libc.umount2.argtypes = [ctypes.c_char_p, ctypes.c_int]
 _libc.unshare.argtypes = [ctypes.c_int]
 _libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
 _libc.syscall.restype = ctypes.c_long
+
+
+class _SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
 
 class _MountAttr(ctypes.Structure):
@@ -72,9 +80,21 @@ def set_dumpable(dumpable: bool) -> None:
     _check(_libc.prctl(PR_SET_DUMPABLE, int(dumpable), 0, 0, 0), "prctl")
 
 
-def set_child_subreaper() -> None:
+def set_child_subreaper(enabled: bool = True) -> None:
     """Make this process adopt every orphaned descendant (so it can wait for and account for them)."""
-    _check(_libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), "prctl")
+    _check(_libc.prctl(PR_SET_CHILD_SUBREAPER, int(enabled), 0, 0, 0), "prctl")
+
+
+def set_no_new_privs() -> None:
+    """Forbid this process and its descendants to gain privileges through exec (needed for a seccomp filter)."""
+    _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl")
+
+
+def set_seccomp_filter(program: bytes) -> None:
+    """Apply a classic-BPF seccomp filter (raw ``struct sock_filter`` instructions) to this process."""
+    code = ctypes.create_string_buffer(program, len(program))
+    fprog = _SockFprog(len(program) // 8, ctypes.addressof(code))
+    _check(_libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(fprog), 0, 0), "prctl(PR_SET_SECCOMP)")
 
 
 def mount_tmpfs(target: str, size_mb: int, uid: int, gid: int) -> None:

@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Mapping, Sequence
@@ -101,10 +102,13 @@ class LocalSession:
         full_env, cgroup = self._prepare(files, env, limits)
         try:
             plan, tree = self._plan(list(argv), limits, full_env, cgroup)
-            popen = _LASTING_THREAD.submit(
-                subprocess.Popen, plan.argv, env=plan.env, cwd=self.workdir.path, stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, preexec_fn=plan.preexec,
-                close_fds=True).result()
+            try:
+                popen = _LASTING_THREAD.submit(
+                    subprocess.Popen, plan.argv, env=plan.env, cwd=self.workdir.path, stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, preexec_fn=plan.preexec,
+                    pass_fds=plan.pass_fds, close_fds=True).result()
+            finally:
+                plan.close()
         except BaseException:
             _release(cgroup)
             raise
@@ -132,12 +136,21 @@ class LocalSession:
     def _run(self, argv: list[str], limits: Limits, env: dict[str, str], cgroup: Cgroup | None,
              collect: Sequence[str]) -> RunResult:
         plan, tree = self._plan(argv, limits, env, cgroup)
-        outcome = run_monitored(plan.argv, env=plan.env, cwd=self.workdir.path, wall_s=limits.wall_s,
-                                cpu_s=limits.cpu_s, output_bytes=limits.output_bytes, tree=tree,
-                                preexec=plan.preexec, disk_exceeded=None if self.workdir.capped else self._disk_poll())
+        deadline = time.monotonic() + limits.wall_s  # collecting the files counts against the wall limit
+        try:
+            outcome = run_monitored(plan.argv, env=plan.env, cwd=self.workdir.path, wall_s=limits.wall_s,
+                                    cpu_s=limits.cpu_s, output_bytes=limits.output_bytes, tree=tree,
+                                    preexec=plan.preexec, pass_fds=plan.pass_fds,
+                                    disk_exceeded=None if self.workdir.capped else self._disk_poll())
+        finally:
+            plan.close()
         peak = cgroup.peak_memory_bytes() if cgroup is not None else outcome.max_rss_bytes
         oom = cgroup.oom_kills() > 0 if cgroup is not None else False
-        files, notes = workdir.collect_files(self.workdir.path, collect, limits.collect_bytes)
+        files, notes = workdir.collect_files(self.workdir.path, collect, limits.collect_bytes,
+                                             max_files=limits.collect_files, deadline=deadline)
+        rejected = workdir.rejected_names(files, collect)
+        notes += [f"collect: dropped {name!r}: {reason}" for name, reason in rejected.items()]
+        files = {name: data for name, data in files.items() if name not in rejected}
         if cgroup is None:
             notes.append("memory limit is RLIMIT_DATA per process; an out-of-memory kill is not detectable")
         return records.build_result(outcome, backend="local", peak_memory_bytes=peak, oom_killed=oom,

@@ -1,4 +1,4 @@
-"""The processes a sandboxed supervisor can see, read from /proc, and reaping its exited children."""
+"""The processes a supervisor can see, read from /proc (by parent, by cgroup), and reaping its exited children."""
 
 from __future__ import annotations
 
@@ -30,3 +30,17 @@ def reap_children(keep: set[int] | frozenset[int] = frozenset()) -> bool:
         if pid == 0:
             return not lost
         lost = lost or pid in keep
+
+
+def pids_in_cgroup(fragment: str) -> list[int]:
+    """Pids of the processes whose cgroup path contains ``fragment`` (e.g. a container's id)."""
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/cgroup") as handle:
+                    if fragment in handle.read():
+                        found.append(int(name))
+            except OSError:
+                continue
+    return found

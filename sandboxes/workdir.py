@@ -6,10 +6,15 @@ import base64
 import os
 import re
 import stat
+import time
 from pathlib import PurePosixPath
-from typing import Iterator, Mapping, Sequence
+from typing import Iterable, Iterator, Mapping, Sequence
 
 from sandboxes.errors import UserError
+
+MAX_NOTES = 20
+MAX_DEPTH = 64
+"""Folders deeper than this below a work dir are neither collected nor counted."""
 
 
 def check_relative(path: str) -> PurePosixPath:
@@ -102,57 +107,131 @@ def glob_regex(pattern: str) -> re.Pattern[str]:
     return re.compile("".join(out) + r"\Z")
 
 
-def _regular_files(root: str) -> Iterator[tuple[str, int, str]]:
-    """Yield (relative path, dir fd, name) of every entry below ``root`` without entering symlinks."""
-    for dirpath, _dirs, names, dir_fd in os.fwalk(root, follow_symlinks=False):
-        rel_dir = os.path.relpath(dirpath, root)
-        for name in names:
-            rel = name if rel_dir == "." else f"{rel_dir}/{name}"
-            yield rel, dir_fd, name
+def _entries(root: str) -> Iterator[tuple[str, int, str]]:
+    """Yield (relative path, dir fd, name) of every entry below ``root`` but folders, without entering symlinks.
+
+    Iterative, one folder open at a time (each reopened from the root component by component, never through
+    a symlink), and no deeper than MAX_DEPTH folders: a deep tree can neither exhaust the stack nor the
+    descriptors, nor cost more than MAX_DEPTH opens per folder.
+    """
+    root_fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+    pending: list[tuple[str, ...]] = [()]
+    try:
+        while pending:
+            parts = pending.pop()
+            try:
+                dir_fd = _open_dir(root_fd, parts, create=False, owner=None)
+            except OSError:
+                continue
+            try:
+                with os.scandir(dir_fd) as listing:
+                    for entry in listing:
+                        if not entry.is_dir(follow_symlinks=False):
+                            yield "/".join((*parts, entry.name)), dir_fd, entry.name
+                        elif len(parts) < MAX_DEPTH:
+                            pending.append((*parts, entry.name))
+            finally:
+                os.close(dir_fd)
+    finally:
+        os.close(root_fd)
 
 
-def collect_files(root: str, patterns: Sequence[str], max_bytes: int) -> tuple[dict[str, bytes], list[str]]:
-    """Read the regular files matching ``patterns``; symlinks and other specials are skipped with a note."""
+class _Collector:
+    """Reads matched files while bytes and time are left; the notes it took (at most MAX_NOTES, then a count)."""
+
+    def __init__(self, max_bytes: int, deadline: float | None) -> None:
+        self.room, self.deadline = max_bytes, deadline
+        self.files: dict[str, bytes] = {}
+        self.notes: list[str] = []
+        self.unnoted = 0
+
+    def note(self, text: str) -> None:
+        if len(self.notes) < MAX_NOTES:
+            self.notes.append(text)
+        else:
+            self.unnoted += 1
+
+    def out_of_time(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def take(self, rel: str, dir_fd: int, name: str) -> None:
+        data = _read_regular(dir_fd, name, self.room)
+        if data is None:
+            self.note(f"collect: skipped {rel} (not a regular file; symlinks are never followed)")
+        elif isinstance(data, int):
+            self.note(f"collect: skipped {rel} ({data} bytes would pass the {self.room}-byte room left under the cap)")
+        else:
+            self.files[rel] = data
+            self.room -= len(data)
+
+    def finish(self) -> tuple[dict[str, bytes], list[str]]:
+        if self.unnoted:
+            self.notes.append(f"collect: {self.unnoted} more notes left out")
+        return self.files, self.notes
+
+
+def collect_files(root: str, patterns: Sequence[str], max_bytes: int, max_files: int = 1000,
+                  deadline: float | None = None) -> tuple[dict[str, bytes], list[str]]:
+    """Read the regular files matching ``patterns``, at most ``max_files`` of them and ``max_bytes`` in all,
+    stopping at ``deadline`` (``time.monotonic()``). A file is sized with ``fstat`` before it is read, so one
+    too large is refused without reading it; symlinks and other specials are skipped with a note."""
     if not patterns:
         return {}, []
     regexes = [glob_regex(str(check_relative(p))) for p in patterns]
-    files: dict[str, bytes] = {}
-    notes: list[str] = []
-    total = 0
-    for rel, dir_fd, name in _regular_files(root):
+    collector = _Collector(max_bytes, deadline)
+    for rel, dir_fd, name in _entries(root):
+        if collector.out_of_time():
+            collector.note("collect: stopped, the run's wall-clock budget is spent")
+            break
         if not any(r.match(rel) for r in regexes):
             continue
-        data = _read_regular(dir_fd, name)
-        if data is None:
-            notes.append(f"collect: skipped {rel} (not a regular file; symlinks are never followed)")
-        elif total + len(data) > max_bytes:
-            notes.append(f"collect: skipped {rel} ({len(data)} bytes would pass the {max_bytes}-byte cap)")
-        else:
-            files[rel] = data
-            total += len(data)
-    return files, notes
+        if len(collector.files) >= max_files:
+            collector.note(f"collect: stopped at {max_files} files (the cap on their number)")
+            break
+        collector.take(rel, dir_fd, name)
+    return collector.finish()
 
 
-def _read_regular(dir_fd: int, name: str) -> bytes | None:
+def _read_regular(dir_fd: int, name: str, room: int) -> bytes | int | None:
+    """The file's bytes; its size when that passes ``room`` (nothing read); None when it is not a regular file."""
     try:
         fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=dir_fd)
     except OSError:
         return None
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
             return None
-        chunks = []
-        while chunk := os.read(fd, 1 << 20):
+        if info.st_size > room:
+            return info.st_size
+        chunks, size = [], 0
+        while size <= room and (chunk := os.read(fd, min(1 << 20, room + 1 - size))):
             chunks.append(chunk)
-        return b"".join(chunks)
+            size += len(chunk)
+        return size if size > room else b"".join(chunks)
     finally:
         os.close(fd)
+
+
+def rejected_names(names: Iterable[str], patterns: Sequence[str]) -> dict[str, str]:
+    """The names among ``names`` that cannot be files collected for ``patterns``, each with the reason: a name
+    must be a normalised relative path inside the work dir that matches a pattern (checked again on the host,
+    whoever collected the files)."""
+    regexes = [glob_regex(str(check_relative(p))) for p in patterns]
+    rejected = {}
+    for name in names:
+        if not name or "\0" in name or str(PurePosixPath(name)) != name or name.startswith("/") \
+                or ".." in name.split("/"):
+            rejected[name] = "not a relative path inside the work dir"
+        elif not any(r.match(name) for r in regexes):
+            rejected[name] = "matches no requested pattern"
+    return rejected
 
 
 def tree_size(root: str) -> int:
     """Bytes used by regular files below ``root`` (symlinks not followed)."""
     total = 0
-    for _rel, dir_fd, name in _regular_files(root):
+    for _rel, dir_fd, name in _entries(root):
         try:
             total += os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_blocks * 512
         except OSError:

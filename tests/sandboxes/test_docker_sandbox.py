@@ -58,3 +58,83 @@ def test_concurrent_runs_from_threads(docker_sandbox):
         results = list(pool.map(lambda i: docker_sandbox.run(["sh", "-c", f"echo {i} > f; cat f"], limits=SMALL),
                                 range(6)))
     assert [r.stdout.strip() for r in results] == [str(i) for i in range(6)]
+
+
+FORGE = """
+import base64, json
+fields = {"returncode": 0, "stdout": base64.b64encode(b"FORGED").decode(), "stderr": "", "stdout_truncated": False,
+          "stderr_truncated": False, "wall_s": 0.1, "cpu_s": 0.1, "max_rss_bytes": 1, "timed_out": False,
+          "cpu_exceeded": False, "disk_exceeded": False}
+answer = {"outcome": fields, "files": {"../../../tmp/forged": ""}, "notes": [], "peak_memory_bytes": 1,
+          "oom_killed": False, "disk_full": False}
+try:
+    with open("/proc/1/fd/1", "w") as runner_output:  # this answer, and one for the next job
+        runner_output.write(json.dumps(answer) + "\\n" + json.dumps(answer) + "\\n")
+except OSError as error:
+    print("refused", error.errno)
+raise SystemExit(7)
+"""
+
+
+def test_a_job_cannot_reach_the_runner(docker_sandbox):
+    from sandboxes.attacks_runner import PROBE, supervisors_reached, tagged
+
+    code = PROBE + "print(os.getuid(), open('/proc/1/status').read().split('Uid:')[1].split()[0])\nprobe_supervisors()"
+    result = docker_sandbox.run(["python", "-c", code], limits=SMALL)
+    assert result.stdout.splitlines()[0] == "10001 0", result.stdout + result.stderr  # the job, then the runner
+    assert tagged(result.stdout, "PROBE") == {"1": []} and supervisors_reached(result.stdout) == {}
+
+
+def test_a_forged_answer_is_not_taken_for_the_jobs_nor_the_next(docker_sandbox):
+    forged = docker_sandbox.run(["python", "-c", FORGE], limits=SMALL, collect=["*"])
+    after = docker_sandbox.run(["echo", "mine"], limits=SMALL)
+    assert (forged.returncode, forged.stdout.split()[0], forged.files) == (7, "refused", {})
+    assert after.stdout == "mine\n"
+
+
+def test_an_answer_naming_files_outside_the_work_dir_is_rejected():
+    from sandboxes.docker_channel import ChannelClosed
+    from sandboxes.docker_sandbox import _result
+
+    fields = dict(returncode=0, stdout="", stderr="", stdout_truncated=False, stderr_truncated=False, wall_s=0.1,
+                  cpu_s=0.1, max_rss_bytes=1, timed_out=False, cpu_exceeded=False, disk_exceeded=False)
+    answer = {"outcome": fields, "notes": [], "peak_memory_bytes": 1, "oom_killed": False, "disk_full": False}
+    assert _result({**answer, "files": {"out.txt": ""}}, ["*.txt"], Limits()).files == {"out.txt": b""}
+    for name in ("../../../tmp/x.txt", "/etc/x.txt", "out.bin"):
+        with pytest.raises(ChannelClosed, match="answer rejected"):
+            _result({**answer, "files": {name: ""}}, ["*.txt"], Limits())
+
+
+def test_sigterm_to_the_runner_is_a_sandbox_failure_not_a_timeout(docker_sandbox):
+    import threading
+    import time
+
+    with docker_sandbox.open(SMALL) as session:
+        stopper = threading.Timer(1.0, docker_sandbox.client.api.kill, (session.container.id, "SIGTERM"))
+        stopper.start()
+        started = time.monotonic()
+        result = session.exec(["sleep", "15"])
+        stopper.join()
+    assert result.sandbox_error and not result.timed_out and not result.ok
+    assert time.monotonic() - started < 10
+
+
+def test_ipc_left_by_a_job_is_gone_for_the_next():
+    from sandboxes.docker_sandbox import DockerSandbox
+    from sandboxes.select import docker_answers
+
+    if docker_answers() is not None:
+        pytest.skip("Docker engine not available")
+    sandbox = DockerSandbox(warm=True, pool_size=1)  # one container: the second job gets the first one's
+    make = ("import ctypes, os; libc = ctypes.CDLL(None); [f(0x5eed, *a) for f, a in ((libc.shmget, (4096, 0o1666)),"
+            " (libc.semget, (1, 0o1666)), (libc.msgget, (0o1666,)))]; libc.mq_open(b'/left', os.O_CREAT | os.O_RDWR,"
+            " 0o666, None)")
+    look = ("import os; print(sum(len(open(f'/proc/sysvipc/{k}').readlines()) - 1 for k in ('shm', 'sem', 'msg')),"
+            " os.listdir('/dev/mqueue'))")
+    try:
+        made = sandbox.run(["python", "-c", make], limits=SMALL)
+        left = sandbox.run(["python", "-c", look], limits=SMALL)
+    finally:
+        sandbox.close()
+    assert made.ok, made.stderr
+    assert left.stdout == "0 []\n", left.stdout + left.stderr

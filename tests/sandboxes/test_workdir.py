@@ -1,9 +1,11 @@
 import os
+import time
 
 import pytest
 
 from sandboxes.errors import UserError
-from sandboxes.workdir import collect_files, decode_files, encode_files, glob_regex, tree_size, write_files
+from sandboxes.workdir import (MAX_DEPTH, MAX_NOTES, collect_files, decode_files, encode_files, glob_regex,
+                               rejected_names, tree_size, write_files)
 
 
 @pytest.mark.parametrize("bad", ["/etc/passwd", "../x", "a/../../x", "", "."])
@@ -73,3 +75,66 @@ def test_files_travel_as_json_safe_text_and_come_back_unchanged():
     assert all(isinstance(text, str) for text in encoded.values()) and decode_files(encoded) == files
     with pytest.raises(UserError):
         encode_files({"../escape": b""})
+
+
+def test_a_file_too_large_is_refused_without_being_read(tmp_path, monkeypatch):
+    with open(tmp_path / "huge.bin", "wb") as handle:
+        handle.truncate(64 * 2**20)  # sparse: costs nothing to make, 64 MiB to read
+    (tmp_path / "small.bin").write_bytes(b"s")
+    read = []
+    real_read = os.read
+
+    def counted_read(fd: int, size: int) -> bytes:
+        data = real_read(fd, size)
+        read.append(len(data))
+        return data
+    monkeypatch.setattr(os, "read", counted_read)
+    files, notes = collect_files(str(tmp_path), ["*.bin"], max_bytes=2**20)
+    assert files == {"small.bin": b"s"} and sum(read) == 1
+    assert any("huge.bin" in note for note in notes)
+
+
+def test_collect_caps_the_number_of_files(tmp_path):
+    for index in range(30):
+        (tmp_path / f"f{index}.txt").write_text("x")
+    files, notes = collect_files(str(tmp_path), ["*.txt"], max_bytes=2**20, max_files=10)
+    assert len(files) == 10 and any("cap on their number" in note for note in notes)
+
+
+def test_collect_stops_when_the_budget_is_spent(tmp_path):
+    (tmp_path / "late.txt").write_text("x")
+    files, notes = collect_files(str(tmp_path), ["*.txt"], max_bytes=2**20, deadline=time.monotonic() - 1)
+    assert files == {} and any("budget is spent" in note for note in notes)
+
+
+def _nest(root, depth: int) -> None:
+    """``depth`` nested folders with a file at every level."""
+    fd = os.open(root, os.O_RDONLY)
+    for level in range(depth):
+        with open(os.open("f.txt", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd), "w") as handle:
+            handle.write(str(level))
+        os.mkdir("d", dir_fd=fd)
+        fd, parent = os.open("d", os.O_RDONLY, dir_fd=fd), fd
+        os.close(parent)
+    os.close(fd)
+
+
+def test_collect_enters_no_deeper_than_its_depth_cap(tmp_path):
+    _nest(tmp_path, MAX_DEPTH + 20)
+    files, _notes = collect_files(str(tmp_path), ["**/f.txt"], max_bytes=2**20)
+    assert len(files) == MAX_DEPTH + 1 and files["f.txt"] == b"0"
+
+
+def test_many_skipped_files_make_few_notes(tmp_path):
+    for index in range(50):
+        os.symlink("/etc/passwd", tmp_path / f"l{index}.txt")
+    _files, notes = collect_files(str(tmp_path), ["*.txt"], max_bytes=2**20)
+    assert len(notes) == MAX_NOTES + 1 and "30 more notes" in notes[-1]
+
+
+def test_returned_names_must_be_relative_inside_and_requested():
+    names = ["out/a.txt", "../../../tmp/x.txt", "/etc/x.txt", "out//b.txt", "out/../c.txt", "./out/d.txt",
+             "out/e.bin", "out/f\nnewline.txt"]
+    rejected = rejected_names(names, ["out/*.txt"])
+    assert sorted(rejected) == sorted(names[1:7])
+    assert rejected["out/e.bin"] == "matches no requested pattern"

@@ -1,0 +1,94 @@
+"""The sandboxes' own seccomp filter: a few dangerous system calls fail with EPERM; standard library only.
+
+Both backends apply it to every job process: bubblewrap loads it from a pipe (``--seccomp FD``), the docker
+container's runner installs it in the job's child before exec (on top of Docker's default profile, which
+lets io_uring through), and a docker ``spawn`` starts its process through :func:`exec_filtered`.
+
+Blocked: io_uring (a large kernel attack surface that also bypasses other syscall filtering), the kernel
+keyrings (shared with the host outside a container), bpf, perf_event_open and userfaultfd (frequent
+exploit primitives), creating or entering namespaces (``unshare``, ``setns``, ``clone`` with a namespace
+flag; ``clone3`` says ENOSYS so that the C library falls back to ``clone``), mounting, and loading kernels
+or modules. A process of another architecture (32-bit compat, x32) is killed: its call numbers differ.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import platform
+import struct
+
+BLOCKED = ("io_uring_setup", "io_uring_enter", "io_uring_register", "keyctl", "add_key", "request_key", "bpf",
+           "perf_event_open", "userfaultfd", "unshare", "setns", "mount", "umount2", "pivot_root", "open_tree",
+           "move_mount", "fsopen", "fsconfig", "fsmount", "fspick", "mount_setattr", "kexec_load",
+           "kexec_file_load", "init_module", "finit_module", "delete_module", "open_by_handle_at")
+NAMESPACE_FLAGS = 0x7E020000  # CLONE_NEWNS | NEWCGROUP | NEWUTS | NEWIPC | NEWUSER | NEWPID | NEWNET
+_GENERIC = {"io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427, "open_tree": 428,
+            "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433, "clone3": 435,
+            "mount_setattr": 442}
+NUMBERS = {
+    "x86_64": {**_GENERIC, "keyctl": 250, "add_key": 248, "request_key": 249, "bpf": 321, "perf_event_open": 298,
+               "userfaultfd": 323, "unshare": 272, "setns": 308, "mount": 165, "umount2": 166, "pivot_root": 155,
+               "kexec_load": 246, "kexec_file_load": 320, "init_module": 175, "finit_module": 313,
+               "delete_module": 176, "open_by_handle_at": 304, "clone": 56},
+    "aarch64": {**_GENERIC, "keyctl": 219, "add_key": 217, "request_key": 218, "bpf": 280, "perf_event_open": 241,
+                "userfaultfd": 282, "unshare": 97, "setns": 268, "mount": 40, "umount2": 39, "pivot_root": 41,
+                "kexec_load": 104, "kexec_file_load": 294, "init_module": 105, "finit_module": 273,
+                "delete_module": 106, "open_by_handle_at": 265, "clone": 220},
+}
+AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}
+X32_BIT = 0x40000000  # x86_64's x32 ABI: same audit arch, numbers with this bit set
+
+LD_ABS_W, JEQ, JGE, JSET, RET = 0x20, 0x15, 0x35, 0x45, 0x06
+RET_ALLOW, RET_ERRNO, RET_KILL_PROCESS = 0x7FFF0000, 0x00050000, 0x80000000
+OFFSET_NR, OFFSET_ARCH, OFFSET_ARG0 = 0, 4, 16  # struct seccomp_data (the low word of args[0]: little-endian)
+
+
+def _insn(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
+    return struct.pack("=HBBI", code, jt, jf, k)
+
+
+def available(machine: str | None = None) -> bool:
+    """Whether the filter can be built for this machine's architecture."""
+    return (machine or platform.machine()) in NUMBERS
+
+
+def program(machine: str | None = None) -> bytes:
+    """The filter as raw ``struct sock_filter`` instructions (what bubblewrap's ``--seccomp`` reads)."""
+    machine = machine or platform.machine()
+    numbers = NUMBERS[machine]
+    code = [_insn(LD_ABS_W, OFFSET_ARCH), _insn(JEQ, AUDIT_ARCH[machine], jt=1), _insn(RET, RET_KILL_PROCESS),
+            _insn(LD_ABS_W, OFFSET_NR)]
+    if machine == "x86_64":
+        code += [_insn(JGE, X32_BIT, jf=1), _insn(RET, RET_KILL_PROCESS)]
+    for name in BLOCKED:
+        code += [_insn(JEQ, numbers[name], jf=1), _insn(RET, RET_ERRNO | errno.EPERM)]
+    code += [_insn(JEQ, numbers["clone3"], jf=1), _insn(RET, RET_ERRNO | errno.ENOSYS),
+             _insn(JEQ, numbers["clone"], jf=3), _insn(LD_ABS_W, OFFSET_ARG0),
+             _insn(JSET, NAMESPACE_FLAGS, jf=1), _insn(RET, RET_ERRNO | errno.EPERM), _insn(RET, RET_ALLOW)]
+    return b"".join(code)
+
+
+def program_fd() -> int:
+    """A pipe's read end holding :func:`program` (for ``bwrap --seccomp FD``); the caller closes it."""
+    data = program()
+    read_end, write_end = os.pipe()
+    try:
+        os.write(write_end, data)  # a few hundred bytes: far below a pipe's buffer
+    finally:
+        os.close(write_end)
+    return read_end
+
+
+def install() -> None:
+    """Apply the filter to this process (and everything it starts); it cannot be removed again."""
+    from sandboxes import linux
+
+    linux.set_no_new_privs()
+    linux.set_seccomp_filter(program())
+
+
+def exec_filtered(argv: list[str]) -> None:
+    """Install the filter, then replace this process with ``argv`` (looked up on PATH)."""
+    install()
+    os.execvp(argv[0], argv)

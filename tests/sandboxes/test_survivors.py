@@ -1,0 +1,43 @@
+"""Survivors are found by process tree (local) and by container (docker), whatever they call themselves."""
+
+import os
+import signal
+import subprocess
+
+import pytest
+
+from sandboxes.docker_container import ContainerSpec
+from sandboxes.survivors import Watch
+
+from tests.sandboxes.conftest import SMALL
+
+
+def _command(pid: int) -> bytes:
+    with open(f"/proc/{pid}/cmdline", "rb") as handle:
+        return handle.read()
+
+
+def test_an_orphan_that_left_its_session_is_found_and_reaped():
+    with Watch(None) as watch:
+        subprocess.run(["sh", "-c", "setsid sleep 300 </dev/null >/dev/null 2>&1 &"], check=True)
+        left = watch.left(settle_s=0.5)  # its parent is gone: it was re-parented here, not to init
+        commands = [_command(pid) for pid in left]
+        for pid in left:
+            os.kill(pid, signal.SIGKILL)
+        assert watch.left() == []
+    assert commands == [b"sleep\x00300\x00"]
+    assert not any(os.path.exists(f"/proc/{pid}") for pid in left)  # the zombie was reaped on leaving
+
+
+@pytest.mark.docker
+def test_a_process_in_a_container_other_than_its_runner_is_found(docker_sandbox):
+    container = docker_sandbox.take(ContainerSpec.from_limits(SMALL))
+    try:
+        with Watch(docker_sandbox) as watch:
+            assert watch.left(settle_s=0) == []
+            started = docker_sandbox.client.api.exec_create(container.id, ["sleep", "300"], user="10001")
+            docker_sandbox.client.api.exec_start(started["Id"], detach=True)
+            left = watch.left(settle_s=0.5)
+    finally:
+        container.discard()
+    assert [_command(pid) for pid in left] == [b"sleep\x00300\x00"]
