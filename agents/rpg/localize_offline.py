@@ -167,8 +167,8 @@ def levels(workspace: RPGWorkspace, scores: dict[str, float], config: RankConfig
             own[node_id] = value
         elif node.kind in (*FUNCTION_KINDS, NodeKind.CLASS):
             chain = _ancestry(rpg, node_id)
-            holder = next((u for u in reversed(chain) if rpg.node(u).kind in FUNCTION_KINDS), None)
-            if holder is not None:
+            if node.kind in FUNCTION_KINDS:
+                holder = _function_level(rpg, chain)
                 functions[holder] = max(functions.get(holder, 0.0), value)
             modules[chain[0]] = max(modules.get(chain[0], 0.0), value)
     files = {path: config.file_own_weight * value for path, value in own.items()}
@@ -187,6 +187,14 @@ def _ancestry(rpg, node_id: str) -> list[str]:
     parts = qualname.split(".")
     chain = [f"{path}:{'.'.join(parts[:end])}" for end in range(1, len(parts) + 1)]
     return [unit for unit in chain if unit in rpg]
+
+
+def _function_level(rpg, chain: list[str]) -> str:
+    """The outermost function or method that holds the last unit of ``chain`` through functions only."""
+    position = len(chain) - 1
+    while position > 0 and rpg.node(chain[position - 1]).kind in FUNCTION_KINDS:
+        position -= 1
+    return chain[position]
 
 
 def _top(scores: dict[str, float], k: int) -> list[str]:

@@ -1,4 +1,5 @@
 from agents.rpg.localize_offline import OfflineRanker, RankConfig, levels
+from memory.rpg.graph import EdgeKind, Node, NodeKind
 from tools.rpg.workspace import RPGWorkspace
 
 
@@ -22,6 +23,10 @@ def test_levels_rank_functions_classes_and_files_apart(demo, demo_rpg):
     assert ranking.functions == ["shop/cart.py:Cart.total", "shop/models.py:Item.price"]  # the class is no function
     assert ranking.modules == ["shop/models.py:Item", "shop/cart.py:Cart"]  # a module scores its best unit
     assert ranking.files == ["shop/models.py", "shop/cart.py"]  # 3.0 against 2.0 + 0.5 * 1.0
+    demo_rpg.add(Node("shop/cart.py:Cart.total.inner", NodeKind.FUNCTION, "inner", "shop/cart.py", 16, 16))
+    demo_rpg.link("shop/cart.py:Cart.total", "shop/cart.py:Cart.total.inner", EdgeKind.CONTAINS)
+    nested = levels(workspace, {"shop/cart.py:Cart.total.inner": 5.0, "shop/util.py:round_money": 1.0}, RankConfig())
+    assert nested.functions == ["shop/cart.py:Cart.total", "shop/util.py:round_money"]  # folded into its holder
 
 
 def test_each_component_can_be_switched_off(demo, demo_rpg):
