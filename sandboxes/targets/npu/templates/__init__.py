@@ -99,6 +99,10 @@ TEMPLATES = {
                        VECTOR_DEFAULTS),
         KernelTemplate("triangle", "torch.triu / torch.tril of a matrix, row by row: an index compare and a select "
                        "per chunk", ("triu", "tril"), VECTOR_SPACE, VECTOR_DEFAULTS),
+        KernelTemplate("attention", "softmax(q @ k^T * scale) @ v: a batched cube matmul with k transposed, the "
+                       "softmax kernel scaling each chunk, a second batched matmul", ("attention",), MIXED_SPACE,
+                       {"TILE_LENGTH": 2048, "BASE_M": 128, "BASE_N": 128, "BASE_K": 64, "BUFFER_NUM": 2,
+                        "BLOCK_DIM": 24}),
         KernelTemplate("global_norm", "x divided by its Frobenius norm: the sum of squares (per-core partials, a "
                        "one-core combine), then a scaling pass that reads it from GM", ("frobenius_normalize",),
                        VECTOR_SPACE, VECTOR_DEFAULTS),

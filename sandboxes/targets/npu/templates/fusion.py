@@ -151,6 +151,19 @@ def fuse_separable(graph: Graph) -> OpSpec | None:
     return OpSpec("depthwise_separable", "separable", depthwise.args + pointwise.args[1:], dict(depthwise.attrs))
 
 
+def fuse_attention(graph: Graph) -> OpSpec | None:
+    """matmul(q, k^T) -> times a scale -> softmax -> matmul(., v) as one attention operator."""
+    if len(graph.ops) != 4 or graph.unsupported or graph.output != graph.ops[3][0]:
+        return None
+    (scores, first), (scaled, scale), (probs, soft), (_, second) = graph.ops
+    if first.family != "matmul" or not first.attrs.get("transpose_b") or first.attrs.get("transpose_a") \
+            or scale.op != "scale_shift" or scale.attrs["shift"] != 0.0 or scale.args != [scores] \
+            or soft.op != "softmax" or soft.args != [scaled] or second.family != "matmul" \
+            or second.args[0] != probs or second.attrs.get("transpose_b") or second.attrs.get("transpose_a"):
+        return None
+    return OpSpec("attention", "attention", first.args + [second.args[1]], {"scale": scale.attrs["scale"]})
+
+
 def fuse_triangle(graph: Graph) -> OpSpec | None:
     """A 2-D matmul followed by triu or tril as one matmul operator that masks its product (and skips
     the cube tiles the mask zeroes)."""
@@ -178,7 +191,7 @@ def _joins(spec: OpSpec, previous: str, inputs: list[str], results: set[str]) ->
 def fuse(graph: Graph) -> OpSpec | None:
     """The one fused operator that computes a multi-operator graph, or None when no fusion applies."""
     for fusion in (fuse_elementwise, fuse_reduction, fuse_epilogue, fuse_norm, fuse_conv, fuse_triangle,
-                   fuse_separable):
+                   fuse_separable, fuse_attention):
         spec = fusion(graph)
         if spec is not None:
             return spec

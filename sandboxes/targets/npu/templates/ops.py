@@ -152,6 +152,8 @@ class OpSpec:
             return self._channel_values(self.op)
         if self.family == "window":
             return self._window_values() | {"WINDOW": self.op.split("_")[0]}
+        if self.family == "attention":
+            return {"SCALE": repr(self.attrs.get("scale"))}
         if self.family == "global_norm":
             return {"COMPUTE": "    Mul(y, x, x, n)"}
         if self.family == "separable":

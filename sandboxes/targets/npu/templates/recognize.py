@@ -155,6 +155,9 @@ class _Reader:
             if module.elementwise_affine:
                 attrs.update(weight=f"self.{node.target}.weight", bias=f"self.{node.target}.bias")
             return OpSpec("layer_norm", "norm", [args[0]], attrs)
+        if name == "scaled_dot_product_attention" and len(node.args) == 3 and all(args[:3]) \
+                and not {k: v for k, v in node.kwargs.items() if v not in (None, 0.0, False)}:
+            return OpSpec("attention", "attention", list(args[:3]))
         if name == "cross_entropy":
             return cross_entropy_spec(node, args)
         if node.op == "call_module" and len(args) == 3:
@@ -266,10 +269,14 @@ def _is_matmul_transpose(gm: torch.fx.GraphModule, node: torch.fx.Node) -> bool:
 
 
 def _is_transpose(node) -> bool:
+    """``x.T``, ``x.mT``, ``x.t()`` or ``x.transpose`` of the last two dimensions."""
     if not isinstance(node, torch.fx.Node):
         return False
     if node.op == "call_function" and node.target is getattr and node.args[1] in ("T", "mT"):
         return True
+    if node.op == "call_method" and node.target == "transpose" and len(node.args) == 3:
+        rank = _rank(node.args[0])
+        return rank >= 2 and {d % rank for d in node.args[1:] if isinstance(d, int)} == {rank - 2, rank - 1}
     return node.op == "call_method" and node.target == "t"
 
 

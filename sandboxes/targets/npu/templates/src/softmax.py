@@ -1,6 +1,8 @@
-"""Template text of the softmax family (${PARAM} placeholders are filled by templates.render_kernel)."""
+"""Template text of the softmax family (${PARAM} placeholders are filled by templates.render_kernel).
 
-SOURCE = r'''TILE_LENGTH = ${TILE_LENGTH}
+``HEADER`` holds the placeholders, ``BODY`` the kernel; attention reuses the body."""
+
+HEADER = r'''TILE_LENGTH = ${TILE_LENGTH}
 """Elements of a row per chunk; rows longer than this take two passes (online max and sum)."""
 BUFFER_NUM = ${BUFFER_NUM}
 """Buffers per queue: 2 overlaps loading, exp and storing."""
@@ -8,18 +10,23 @@ BLOCK_DIM = ${BLOCK_DIM}
 """Cores; rows are split over them."""
 LOG = ${LOG}
 """True for log-softmax."""
+'''
 
+BODY = r'''
 
 class SoftmaxTiling(TilingData):
     rows: int
     cols: int
     tile: int
+    scale: float
+    """The rows are multiplied by this first (attention's 1 / sqrt(head dim)); 1: plain softmax."""
 
 
 class SoftmaxKernel:
     def __init__(self, x, y, tiling):
         row0, self.nrows = BlockSpan(tiling.rows)
         self.cols, self.tile = tiling.cols, min(tiling.tile, tiling.cols)
+        self.scale = tiling.scale
         self.xGm, self.yGm = GlobalTensor(), GlobalTensor()
         self.pipe = TPipe()
         self.inQueue, self.outQueue = TQue(TPosition.VECIN), TQue(TPosition.VECOUT)
@@ -47,7 +54,10 @@ class SoftmaxKernel:
         x = self.inQueue.AllocTensor(self.xGm.dtype)
         CopyIn(x, src, n)
         self.inQueue.EnQue(x)
-        return self.inQueue.DeQue()
+        x = self.inQueue.DeQue()
+        if self.scale != 1.0:
+            Muls(x, x, self.scale, n)
+        return x
 
     def Statistics(self, row):
         """Pass 1: running max and sum of exp(x - max) over the chunks of one row."""
@@ -89,11 +99,13 @@ def softmax_kernel(x, y, tiling):
     SoftmaxKernel(x, y, tiling).Process()
 
 
-def run_softmax(x):
-    """Host side: softmax over the last dimension of x."""
+def run_softmax(x, scale=1.0):
+    """Host side: softmax over the last dimension of x * scale."""
     x = x.contiguous()
     cols = x.shape[-1]
     y = torch.empty_like(x)
-    launch(softmax_kernel, BLOCK_DIM, x, y, SoftmaxTiling(x.numel() // cols, cols, TILE_LENGTH))
+    launch(softmax_kernel, BLOCK_DIM, x, y, SoftmaxTiling(x.numel() // cols, cols, TILE_LENGTH, scale))
     return y
 '''
+
+SOURCE = HEADER + BODY

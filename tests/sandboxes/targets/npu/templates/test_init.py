@@ -25,7 +25,7 @@ def test_list_templates_exposes_families_sources_and_spaces():
     families = {t["family"]: t for t in list_templates()}
     assert set(families) == {"elementwise", "row_reduce", "softmax", "norm", "matmul", "scan", "full_reduce",
                              "channel", "window", "transpose", "conv2d", "epilogue", "linear", "axis_reduce",
-                             "triangle", "row_loss", "separable", "global_norm"}
+                             "triangle", "row_loss", "separable", "global_norm", "attention"}
     for template in families.values():
         assert "${" in template["source"] and "@kernel" in template["source"]
         assert all(template["defaults"][k] in v for k, v in template["space"].items())
