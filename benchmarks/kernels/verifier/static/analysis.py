@@ -42,6 +42,7 @@ class Analysis:
         self.envs: dict[str, dict[str, Kind]] = {}
         self.lambdas: dict[int, tuple[ast.Lambda, ExpressionScope]] = {}
         self.grids: set[int] = set()
+        self.lambda_envs: dict[int, dict[str, Kind]] = {}
         self.bound_so_far: set[str] = set()
         """Module-level names the top-level pass has bound so far (module code sees names in order)."""
 
@@ -232,7 +233,7 @@ class Analysis:
                   if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)}
         return fields.union(*(self.tiling_fields(b) for b in self.index.own_bases(cls)))
 
-    def lambda_kind(self, node: ast.Lambda, scope: ExpressionScope) -> Kind:
+    def lambda_kind(self, node: ast.Lambda | ast.FunctionDef, scope: ExpressionScope) -> Kind:
         self.lambdas[id(node)] = (node, scope)
         return Kind(Tag.LAMBDA, str(id(node)))
 
@@ -242,11 +243,18 @@ class Analysis:
         node, scope = self.lambdas[key]
         self.check_lambda(node, scope, SCALAR)
 
-    def check_lambda(self, node: ast.Lambda, scope: ExpressionScope, param: Kind) -> None:
+    def check_lambda(self, node: ast.Lambda | ast.FunctionDef, scope: ExpressionScope, param: Kind) -> None:
+        """Check a lambda's (or nested grid function's) body with its parameters of kind ``param``."""
         names = _param_names(node)
-        env = {**scope.env, **{n: param for n in names}}
-        local_names = set(scope.local_names) | set(names)
-        Scope(self, scope.ctx, env, local_names, scope.cls, scope.key or "<lambda>").eval(node.body)
+        env = self.lambda_envs.setdefault(id(node), {})  # kept across rounds, so that the fixed point is reached
+        for name, kind in {**scope.env, **{n: param for n in names}}.items():
+            env[name] = join(env.get(name, NONE), kind)
+        if isinstance(node, ast.Lambda):
+            Scope(self, scope.ctx, env, set(scope.local_names) | set(names), scope.cls, scope.key or "<lambda>").eval(
+                node.body)
+            return
+        local_names = set(scope.local_names) | _local_names(node)
+        Scope(self, scope.ctx, env, local_names, scope.cls, f"{scope.key}.{node.name}").run(node.body)
 
 
 def _param_names(node: ast.FunctionDef | ast.Lambda) -> list[str]:

@@ -20,7 +20,8 @@ MODULES = frozenset({"torch", "torch.nn", "torch.nn.functional", "torch.nn.init"
 SCALAR_MODULES = ("math.", "typing.", "numbers.", "__future__.")
 TORCH_QUERIES = frozenset({"Size", "device", "finfo", "iinfo", "get_default_dtype", "is_tensor", "is_floating_point",
                            "no_grad", "inference_mode", "cuda.is_available", "cuda.current_device",
-                           "cuda.device_count"})
+                           "cuda.device_count", "cuda.device", "cuda.get_device_capability",
+                           "cuda.get_device_properties"})
 """Callable torch names whose result is plain data (or a no-grad context)."""
 SCALAR_CALLS = frozenset({"triton.cdiv", "triton.next_power_of_2", "triton.Config",
                           "triton.jit", "triton.autotune", "triton.heuristics", "triton.language.constexpr"})
@@ -151,7 +152,7 @@ def path_call(path: str, ctx: str, args: Sequence[Kind]) -> Kind:
     if path in allow.LOADERS:
         if ctx == "host":
             raise Refused("not_allowed", f"{name}() builds a library: call it at module level or in __init__")
-        return _scalar_args(path, args, Kind(Tag.LIB, path))
+        return _scalar_args(path, args, Kind(Tag.LIB, path), ctx)
     if path.startswith("torch.") and name in allow.ALLOCATION and path.count(".") == 1:
         if ctx == "module":
             raise Refused("stateful", f"{path}() at module level makes a tensor shared by every call: allocate "
@@ -167,16 +168,16 @@ def path_call(path: str, ctx: str, args: Sequence[Kind]) -> Kind:
     if path.startswith("typing."):
         return UNKNOWN
     if path in ("torch.tensor", "torch.as_tensor"):
-        return _scalar_args(path, args, TENSOR)
+        return _scalar_args(path, args, TENSOR, ctx)
     torch_query = path.startswith("torch.") and path[len("torch."):] in TORCH_QUERIES
     npu_helper = path.startswith(allow.NPU_LANG + ".") and name in allow.NPU_HOST
     if path in SCALAR_CALLS or path.startswith(("math.", "numbers.")) or torch_query or npu_helper:
-        return _scalar_args(path, args, SCALAR)
+        return _scalar_args(path, args, SCALAR, ctx)
     raise Refused("not_allowed", f"{path}() is not a call a solution may make")
 
 
-def _scalar_args(path: str, args: Sequence[Kind], result: Kind) -> Kind:
-    if any(a.tag is not Tag.SCALAR for a in args):
+def _scalar_args(path: str, args: Sequence[Kind], result: Kind, ctx: str) -> Kind:
+    if ctx != "init" and any(a.tag is not Tag.SCALAR for a in args):
         raise Refused("framework_compute", f"{path}() is given a tensor (or a value that may be one): outside a "
                                            "kernel it only takes plain numbers; allocate with torch.empty* and "
                                            "compute in your kernel")

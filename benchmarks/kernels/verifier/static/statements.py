@@ -99,10 +99,17 @@ class Scope(ExpressionScope):
         self.run(node.orelse)
         self.run(node.finalbody)
 
-    def s_FunctionDef(self, node: ast.stmt) -> None:
-        self.flag(node, "not_allowed", "define helper functions and classes at module level, not inside a function")
+    def s_FunctionDef(self, node: ast.FunctionDef) -> None:
+        """A plain nested function is allowed as what a lambda may be: a Triton launch grid (``def grid(meta)``)."""
+        if self.key is None or node.decorator_list or isinstance(node, ast.AsyncFunctionDef):
+            self.s_ClassDef(node)
+        else:
+            self.assign_name(node.name, self.analysis.lambda_kind(node, self))
 
-    s_AsyncFunctionDef = s_ClassDef = s_FunctionDef
+    s_AsyncFunctionDef = s_FunctionDef
+
+    def s_ClassDef(self, node: ast.stmt) -> None:
+        self.flag(node, "not_allowed", "define helper functions and classes at module level, not inside a function")
 
     def s_Import(self, node: ast.stmt) -> None:
         self.flag(node, "imports", "imports belong at module level")

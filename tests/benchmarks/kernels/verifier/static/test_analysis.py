@@ -77,3 +77,23 @@ def test_a_grid_lambda_sees_plain_numbers_but_no_other_lambda_does():
     assert rules(grid) == []
     assert "framework_compute" in rules("class ModelNew(nn.Module):\n    def forward(self, x):\n"
                                         "        f = lambda t: t * 2\n        return x\n")
+
+
+def test_a_nested_grid_function_is_a_grid_like_a_lambda():
+    grid = ("import triton\n@triton.jit\ndef k(x_ptr, n, BLOCK: triton.language.constexpr):\n    pass\n"
+            "class ModelNew(nn.Module):\n    def forward(self, x):\n        n = x.numel()\n"
+            "        def grid(meta):\n            blocks = triton.cdiv(n, meta['BLOCK'])\n            return (blocks,)\n"
+            "        k[grid](x, n, BLOCK=64)\n        return x\n")
+    assert rules(grid) == []
+    called = ("class ModelNew(nn.Module):\n    def forward(self, x):\n        def helper(t):\n            return t\n"
+              "        return helper(x)\n")
+    assert rules(called) == ["not_allowed"]
+
+
+def test_init_may_compute_on_its_own_weights_with_math():
+    source = ("import math\nclass ModelNew(nn.Module):\n    def __init__(self, n):\n        super().__init__()\n"
+              "        self.weight = nn.Parameter(torch.empty(n, n))\n"
+              "        fan_in, _ = nn.init._calculate_fan_in_and_fan_out(self.weight)\n"
+              "        nn.init.uniform_(self.weight, -1 / math.sqrt(fan_in), 1 / math.sqrt(fan_in))\n"
+              "    def forward(self, x):\n        return x\n")
+    assert rules(source) == []

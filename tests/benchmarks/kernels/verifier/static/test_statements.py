@@ -39,7 +39,8 @@ def test_loops_over_sizes_stay_plain_numbers():
     ("cache = {}\ncache['y'] = x\nreturn x", "not_allowed"),
     ("x.data = x\nreturn x", "framework_compute"),
     ("del x.grad\nreturn x", "stateful"),
-    ("def inner():\n    return 1\nreturn x", "not_allowed"),
+    ("def inner():\n    return 1\nreturn inner()", "not_allowed"),
+    ("class Inner:\n    pass\nreturn x", "not_allowed"),
     ("import math\nreturn x", "imports"),
     ("seen = []\nseen.append(1)\nreturn x", "stateful"),
 ])
