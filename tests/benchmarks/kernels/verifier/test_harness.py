@@ -59,7 +59,7 @@ def test_exception_in_forward_is_a_crash_with_traceback(tiny_relu, cpu_target, s
 
 @pytest.mark.slow
 def test_hanging_kernel_times_out(tiny_relu, cpu_target, sandbox, quick):
-    hang = KERNEL % "x[i]; while (n > 0) { asm volatile(\"\"); }"
+    hang = KERNEL % "x[i]; for (volatile int64_t spin = 0; n > 0; spin = spin + 1) {}"
     config = quick.model_copy(update={"call_timeout_s": 3.0})
     result = evaluate(tiny_relu, hang, cpu_target, sandbox=sandbox, config=config)
     assert result.status is Status.TIMEOUT and "within 3 s" in result.reason
