@@ -55,3 +55,46 @@ def test_the_eager_baseline_is_a_named_labelled_set(isolated_agent_env, agent_cl
     result = agent_cli("bench", "kernels", "--target", "npu", "--tasks", "builtin:L1:relu",
                        "--solutions", "builtin:eager")
     assert result.code == 2 and "simulated" in result.err
+
+
+def test_a_kernelbench_folder_warns_about_what_pairs_with_nothing_and_scales_shapes(isolated_agent_env, agent_cli,
+                                                                                    tmp_path):
+    from benchmarks.kernels.kernelbench import ShapeScaling
+    from benchmarks.kernels.npu_references import solution_for
+    from benchmarks.kernels.tasks import load_tasks
+
+    tasks = str(SOLUTIONS_ROOT.parents[2] / "tests" / "benchmarks" / "kernels" / "kernelbench_format")
+    folder = tmp_path / "kernelbench-solutions"
+    folder.mkdir()
+    relu = next(t for t in load_tasks(tasks, ShapeScaling(max_input_mb=0.05)) if t.name == "19_ReLU")
+    (folder / "kernelbench_format__19_ReLU.py").write_text(solution_for(relu.source))
+    (folder / "kernelbench_format__7_Nothing_.py").write_text("")
+    out = isolated_agent_env / "out.json"
+    result = agent_cli("bench", "kernels", "--target", "npu", "--tasks", f"{tasks}::19_*,26_*,99_*",
+                       "--solutions", str(folder), "--sandbox", "local", "--max-input-mb", "0.05", "--trials", "2",
+                       "--memory-mb", "2048", "--timeout", "120", "--json-out", str(out))
+    assert result.code == 0, result.err
+    assert "warning: skipped 99_Missing_init_inputs_.py" in result.err
+    assert "warning: solution kernelbench_format__7_Nothing_.py pairs with no task" in result.err
+    assert "1 task(s) have no solution: kernelbench_format/26_GELU_" in result.err
+    report = json.loads(out.read_text())
+    (row,) = report["rows"]
+    assert row["status"] == "correct" and row["shapes"].startswith("scaled x")
+    summary = report["summary"]
+    assert summary["solutions_without_task"] == ["kernelbench_format__7_Nothing_.py"]
+    assert list(summary["skipped_task_files"]) == ["99_Missing_init_inputs_.py"] and summary["tasks_without_solution"] == 1
+
+
+def test_a_crash_shows_its_exception_in_the_table_and_its_traceback_in_the_report(isolated_agent_env, agent_cli):
+    folder = isolated_agent_env / "crashing"
+    folder.mkdir()
+    (folder / "L1__relu.py").write_text("import torch\n\n\nclass ModelNew(torch.nn.Module):\n"
+                                        "    def forward(self, x):\n        raise ValueError('negative tile length')\n")
+    result = agent_cli("bench", "kernels", "--tasks", "builtin:L1:relu", "--solutions", str(folder),
+                       "--sandbox", "local", "--trials", "1")
+    assert result.code == 0, result.err
+    assert "ValueError: negative tile length" in result.out and "File \"" not in result.out
+    assert "all columns and whole cells in report.md" in " ".join(result.out.split())
+    (run_dir,) = (isolated_agent_env / "runs").iterdir()
+    [row] = json.loads((run_dir / "report.json").read_text())["rows"]
+    assert row["status"] == "crashed" and "Traceback" in row["reason"] and "File \"" in row["reason"]

@@ -101,3 +101,18 @@ def test_the_host_reads_a_6_gib_task_without_allocating_it():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                           cwd=Path(__file__).parents[3])
     assert done.returncode == 0 and done.stdout.strip() == "relu", done.stderr[-800:]
+
+
+def test_the_template_for_a_kernelbench_task_is_accepted_by_the_verifier(sandbox, quick):
+    """The NPU template rendered for a KernelBench LayerNorm (super(Model, self), 256 MiB of inputs
+    scaled down) passes the static checks and the trusted runner."""
+    from benchmarks.kernels.npu_references import solution_for
+    from benchmarks.kernels.verifier.harness import evaluate
+    from benchmarks.kernels.verifier.result import Status
+    from sandboxes.targets.npu.target import NpuTarget
+
+    layer_norm = scale_task(task("40_"), ShapeScaling(max_input_mb=0.25))
+    solution = solution_for(layer_norm.source)
+    assert "super().__init__()" in solution and "Model, self" not in solution
+    result = evaluate(layer_norm, solution, NpuTarget(), sandbox=sandbox, config=quick)
+    assert result.status is Status.CORRECT, result.reason

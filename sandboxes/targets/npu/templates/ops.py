@@ -74,6 +74,7 @@ ELEMENTWISE: dict[str, tuple[int, str]] = {
     "add": (2, "Add(y, x, x2, n)"),
     "sub": (2, "Sub(y, x, x2, n)"),
     "mul": (2, "Mul(y, x, x2, n)"),
+    "div": (2, "Div(y, x, x2, n)"),
 }
 
 

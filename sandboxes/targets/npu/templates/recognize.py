@@ -16,7 +16,8 @@ from sandboxes.targets.npu.templates.recognize_nn import (cross_entropy_spec, l2
 ACTIVATIONS = {"relu", "sigmoid", "tanh", "silu", "gelu", "softplus", "elu", "hardtanh", "hardsigmoid", "leaky_relu",
                "selu"}
 MODULES = {"ReLU": "relu", "Sigmoid": "sigmoid", "Tanh": "tanh", "SiLU": "silu", "GELU": "gelu", "SELU": "selu"}
-ARITH = {"add": "add", "sub": "sub", "mul": "mul", "iadd": "add", "imul": "mul"}
+ARITH = {"add": "add", "sub": "sub", "mul": "mul", "iadd": "add", "imul": "mul", "truediv": "div", "div": "div",
+         "itruediv": "div"}
 DEFAULTS = {"leaky_relu": ("negative_slope", 0.01), "elu": ("alpha", 1.0)}
 MATMULS = ("matmul", "mm", "bmm", "mv")
 CASTS = ("to", "float", "half")
@@ -184,9 +185,10 @@ class _Reader:
                 return None  # other broadcasts (and mixed types, a bool mask) have no template
             return OpSpec(op, "elementwise", [self.names[left], self.names[right]])
         tensor, scalar = (left, right) if isinstance(left, torch.fx.Node) else (right, left)
-        if not isinstance(scalar, (int, float)) or (op == "sub" and tensor is right):
+        if not isinstance(scalar, (int, float)) or (op in ("sub", "div") and tensor is right) \
+                or (op == "div" and (scalar == 0 or node.kwargs.get("rounding_mode"))):
             return None
-        scale = float(scalar) if op == "mul" else 1.0
+        scale = float(scalar) if op == "mul" else 1.0 / float(scalar) if op == "div" else 1.0
         shift = {"add": float(scalar), "sub": -float(scalar)}.get(op, 0.0)
         return OpSpec("scale_shift", "elementwise", [self.names[tensor]], {"scale": scale, "shift": shift})
 

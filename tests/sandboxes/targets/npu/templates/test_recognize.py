@@ -52,6 +52,9 @@ def ops(model, *inputs):
 def test_scalar_affine_ops_fuse_into_one_scale_shift():
     graph, found = ops(ScaleShift(), torch.randn(4, 16))
     assert found == [("scale_shift", {"scale": 1.5, "shift": -0.25})] and graph.output == "v0"
+    assert ops(Lambda(lambda x: x / 4.0), torch.randn(4, 16))[1] == [("scale_shift", {"scale": 0.25, "shift": 0.0})]
+    assert ops(Lambda(lambda x: x / x.abs().add(1)), torch.randn(4, 16))[0].unsupported  # abs has no op here
+    assert ops(Lambda(lambda x: 2.0 / x), torch.randn(4, 16))[0].unsupported
 
 
 def test_rms_norm_pattern_with_weight():
