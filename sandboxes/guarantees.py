@@ -16,6 +16,7 @@ GUARANTEES = {
     "fresh_uid": "every run gets a fresh unprivileged uid, so concurrent runs cannot signal or trace each other",
     "oom_kills_counted": "an out-of-memory kill is counted and reported as such (cgroup)",
     "network_off": "a run has no network unless it asks for it",
+    "kill_exit_status": "a command killed by signal N exits 128 + N (137 for a kill at the memory limit)",
     "project_visible": "the read-only paths a run asks for (the project, a build cache) are visible wherever "
                        "they live, /tmp included",
     "runner_importable": "the running Python and its packages are visible inside, so the trusted runner imports "
@@ -34,6 +35,10 @@ def lacking(caps: isolation.HostCaps, limits: Limits | None = None) -> dict[str,
     if not caps.cgroups:
         missing["oom_kills_counted"] = ("no writable cgroup here: memory is limited per process (RLIMIT_DATA) and an "
                                         "out-of-memory kill is not detected; run as root with cgroups to get it")
+    if caps.mode == "unshare":
+        missing["kill_exit_status"] = ("util-linux's unshare exits 1 when its command is killed by SIGKILL, so an "
+                                       "out-of-memory kill shows exit 1 (it is still reported as oom_killed); "
+                                       "install bubblewrap (apt-get install bubblewrap) for the real status")
     if caps.mode == "none" and not caps.private_mounts:
         missing["network_off"] = ("neither bubblewrap nor unshare can create namespaces here: runs reach the "
                                   "network; install bubblewrap (apt-get install bubblewrap)")
@@ -57,6 +62,6 @@ def _shared_uid(caps: isolation.HostCaps, limits: Limits) -> str:
     if not caps.root:
         return (f"not root: concurrent runs share uid {uid} and are kept apart only by their namespaces; run as root "
                 "to give each run its own uid")
-    hidden = hostfs.hidden_paths(hostfs.readonly_dirs(limits.extra_ro_paths))
+    hidden = hostfs.hidden_paths(isolation.shown_paths(caps, limits))
     return (f"concurrent runs share uid {uid}: the Python installation lies below {hidden[0]}, which another uid "
             "cannot enter, and no private mount namespace can expose it")

@@ -34,6 +34,16 @@ def python_dirs() -> list[str]:
     return sorted({os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)})
 
 
+def package_dir() -> str:
+    """This ``sandboxes`` package's folder (the unshare path's seccomp launcher imports it inside)."""
+    return os.path.dirname(os.path.realpath(__file__))
+
+
+def package_root() -> str:
+    """The folder that holds the ``sandboxes`` package (what the launcher puts on ``sys.path``)."""
+    return os.path.dirname(package_dir())
+
+
 def readonly_dirs(extra: list[str]) -> list[str]:
     """Existing host directories to bind read-only, outermost first, without ones nested in others."""
     wanted = [p for p in (*SYSTEM_DIRS, *python_dirs(), *(os.path.realpath(e) for e in extra)) if os.path.exists(p)]

@@ -10,6 +10,7 @@ import secrets
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass
 from typing import Callable, Mapping
@@ -21,11 +22,12 @@ from sandboxes.cgroups import Cgroup
 NOBODY = (65534, 65534)
 RUN_UID_BASE, RUN_UID_SPAN = 200_000, 60_000  # unused ids: each run gets its own, when we are root
 SECCOMP_CLAIM = "io_uring, keyrings, bpf, perf events, userfaultfd, namespaces and mounts blocked"
-WRAPPER_PROCS = 3  # bwrap (or unshare), its namespace init (or the status shell), slack
+WRAPPER_PROCS = 3  # bwrap (or unshare), its namespace init, slack
 UNSHARE_MAPS = ("--map-current-user", "--map-root-user")
-STATUS_SHELL = ("/bin/sh", "-c", '"$@"; exit $?', "sh")
-"""Runs the command under unshare and exits 128+N when a signal N killed it: util-linux's unshare cannot re-raise
-SIGKILL on itself and exits 1 instead, which would hide an out-of-memory kill (137)."""
+FILTERED_LAUNCH = "import sys; sys.path.insert(0, {root!r}); from sandboxes.seccomp import exec_filtered; " \
+                  "exec_filtered(sys.argv[1:])"
+"""Under unshare the command starts through this (python -I -S -c): it installs the same seccomp filter bubblewrap
+loads, then becomes the command, which stays PID 1 of its namespace (nothing of ours for it to reach)."""
 
 
 @dataclass(frozen=True)
@@ -115,8 +117,15 @@ def run_as(caps: HostCaps, limits: Limits) -> tuple[int, int] | None:
     unreachable (it lies below a folder only root may enter and no private mount can expose it)."""
     if not caps.root:
         return None
-    hidden = hostfs.hidden_paths(hostfs.readonly_dirs(limits.extra_ro_paths))
+    hidden = hostfs.hidden_paths(shown_paths(caps, limits))
     return run_ids() if caps.private_mounts or not hidden else None
+
+
+def shown_paths(caps: HostCaps, limits: Limits) -> list[str]:
+    """The host folders a run must see read-only: toolchains, the Python installation, the run's extra paths and,
+    under unshare, this package (its seccomp launcher imports it)."""
+    launcher = [hostfs.package_dir()] if caps.mode == "unshare" and seccomp.available() else []
+    return hostfs.readonly_dirs([*limits.extra_ro_paths, *launcher])
 
 
 def run_ids() -> tuple[int, int]:
@@ -151,7 +160,7 @@ def preexec_hook(caps: HostCaps, limits: Limits, cgroup: Cgroup | None, ids: tup
                  workdir: str) -> Callable[[], None]:
     """The child-side set-up: join the cgroup, set rlimits, arrange the mounts, drop root."""
     rlimits = _rlimits(limits, caps)
-    shown = hostfs.readonly_dirs(limits.extra_ro_paths)
+    shown = shown_paths(caps, limits)
     hidden = hostfs.hidden_paths(shown) if ids else []
     own_view = _own_view(caps)
 
@@ -204,12 +213,15 @@ def bwrap_prefix(limits: Limits, workdir: str, env: Mapping[str, str], seccomp_f
 
 
 def unshare_prefix(caps: HostCaps, limits: Limits) -> list[str]:
-    """util-linux unshare: new user, pid and (unless allowed) network namespaces; the command runs under
-    :data:`STATUS_SHELL` so that a kill by a signal is reported as such."""
-    args = ["unshare", "--user", caps.unshare_map, "--pid", "--fork", "--kill-child", "--mount-proc"]
+    """util-linux unshare: new user, pid, IPC, UTS and (unless allowed) network namespaces; the command then
+    starts through :data:`FILTERED_LAUNCH` where the seccomp filter can be built for this machine."""
+    args = ["unshare", "--user", caps.unshare_map, "--pid", "--ipc", "--uts", "--fork", "--kill-child",
+            "--mount-proc"]
     if not limits.network:
         args.append("--net")
-    return [*args, "--", *STATUS_SHELL]
+    launch = [sys.executable, "-I", "-S", "-c", FILTERED_LAUNCH.format(root=hostfs.package_root())] \
+        if seccomp.available() else []
+    return [*args, "--", *launch]
 
 
 def protections(caps: HostCaps, limits: Limits, disk_capped: bool, ids: tuple[int, int] | None) -> dict[str, object]:
@@ -227,7 +239,7 @@ def protections(caps: HostCaps, limits: Limits, disk_capped: bool, ids: tuple[in
         "cpu_quota": f"{limits.cpus:g} cores (cgroup)" if caps.cgroups else "none (RLIMIT_CPU only)",
         "disk_limit": "tmpfs size cap" if disk_capped else "RLIMIT_FSIZE + polling",
         "environment": "allow-list",
-        "seccomp": SECCOMP_CLAIM if caps.bwrap and seccomp.available() else "none",
+        "seccomp": SECCOMP_CLAIM if caps.mode != "none" and seccomp.available() else "none",
     }
 
 

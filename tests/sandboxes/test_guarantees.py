@@ -27,6 +27,8 @@ def test_every_lacking_guarantee_has_a_reason_and_safety_ones_become_warnings():
     assert "not root: concurrent runs share uid" in missing["fresh_uid"]
     assert "out-of-memory kill is not detected" in missing["oom_kills_counted"]
     assert guarantees.safety_warnings(user) == [f"local sandbox: {missing['fresh_uid']}"]
+    fallback = guarantees.lacking(dataclasses.replace(FULL, bwrap=False))
+    assert list(fallback) == ["kill_exit_status"] and "util-linux's unshare exits 1" in fallback["kill_exit_status"]
     bare = dataclasses.replace(user, bwrap=False, unshare=False, private_mounts=False)
     assert "apt-get install bubblewrap" in guarantees.lacking(bare)["network_off"]
     assert len(guarantees.safety_warnings(bare)) == 2

@@ -105,6 +105,7 @@ class BrokenKlayoutSandbox:
         return RunResult(127, "", "klayout: error while loading shared libraries")
 
 
+@pytest.mark.klayout  # the runner looks the binary up on the host before it runs it in the sandbox
 def test_a_klayout_that_cannot_start_fails_every_job_once():
     sandbox = BrokenKlayoutSandbox()
     verdicts = DrcRunner(sandbox).evaluate([(DECK, NARROW), (DECK, CLEAN), (DECK, CLOSE)])
