@@ -72,10 +72,20 @@ def _plain(value: Any) -> str:
 
 
 def cell_text(value: Any, limit: int = CELL_CHARS) -> str:
-    """A value as table text: floats to 4 significant digits, None as a dash, text to its first line and
-    at most ``limit`` characters."""
-    text = _plain(value)
-    first = text.strip().splitlines()[0] if text.strip() else text
+    """A value as table text: floats to 4 significant digits, None as a dash, text to its headline (see
+    :func:`headline`) and at most ``limit`` characters; ``…`` marks what was left out."""
+    text = _plain(value).strip()
+    first = headline(text)
     if len(first) > limit:
         return first[:limit - 1] + "…"
-    return first + (" …" if first != text.strip() and text.strip() else "")
+    return first + (" …" if first != text else "")
+
+
+def headline(text: str) -> str:
+    """The line that says most: the exception line of a Python traceback (its last line), else the first."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        return text
+    if any("Traceback (most recent call last)" in line for line in lines):
+        return lines[-1].strip()
+    return lines[0]
