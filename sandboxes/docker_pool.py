@@ -37,10 +37,18 @@ class WarmPool:
                 self._idle[spec].append(container)
 
     def acquire(self, spec: ContainerSpec) -> RunnerContainer:
-        with self._lock:
-            if self._idle[spec]:
-                return self._idle[spec].pop()
-        return self.new_container(spec)
+        """An idle container whose reset has been answered (one that failed it is discarded), else a new one."""
+        while True:
+            with self._lock:
+                container = self._idle[spec].pop() if self._idle[spec] else None
+            if container is None:
+                return self.new_container(spec)
+            try:
+                container.settle()
+                return container
+            except ChannelClosed:
+                self._jobs.pop(container.id, None)
+                container.discard()
 
     def release(self, container: RunnerContainer, healthy: bool) -> None:
         """Clean a healthy container and keep it, or discard it."""

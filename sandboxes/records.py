@@ -37,5 +37,5 @@ def report(result: RunResult, argv: Sequence[str]) -> RunResult:
          wall_s=result.wall_s, cpu_s=result.cpu_s, peak_memory_mb=result.peak_memory_mb,
          timed_out=result.timed_out, oom_killed=result.oom_killed, cpu_exceeded=result.cpu_exceeded,
          disk_full=result.disk_full, stdout_truncated=result.stdout_truncated,
-         stderr_truncated=result.stderr_truncated)
+         stderr_truncated=result.stderr_truncated, sandbox_error=result.sandbox_error)
     return result

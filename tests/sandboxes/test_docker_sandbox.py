@@ -138,3 +138,21 @@ def test_ipc_left_by_a_job_is_gone_for_the_next():
         sandbox.close()
     assert made.ok, made.stderr
     assert left.stdout == "0 []\n", left.stdout + left.stderr
+
+
+def test_a_runner_that_died_while_idle_is_replaced_before_the_next_job():
+    from sandboxes.docker_container import ContainerSpec
+    from sandboxes.docker_sandbox import DockerSandbox
+    from sandboxes.select import docker_answers
+
+    if docker_answers() is not None:
+        pytest.skip("Docker engine not available")
+    sandbox = DockerSandbox(warm=True, pool_size=1)
+    try:
+        container = sandbox.take(ContainerSpec.from_limits(SMALL))
+        sandbox.give_back(container, healthy=True)  # idle in the pool, its reset not yet answered
+        sandbox.client.api.kill(container.id, "SIGKILL")
+        result = sandbox.run(["echo", "fine"], limits=SMALL)
+    finally:
+        sandbox.close()
+    assert (result.stdout, result.sandbox_error) == ("fine\n", "")
