@@ -56,7 +56,7 @@ class KernelResult:
     """Seconds per runner phase (startup, load, correctness, timing), for throughput work."""
     stage: str = ""
     """The verifier stage that decided the status: static, build, load, run, correctness, precision, output,
-    mutation, tripwire, timing or verdict (the host refused the runner's answer); '' when unknown."""
+    mutation, tripwire, isolation, timing or verdict (the host refused the runner's answer); '' when unknown."""
     evidence: dict[str, Any] = field(default_factory=dict)
     """What the runtime checks saw: the solution worker's confinement, outputs checked, precision errors in
     eps against float64, the tripwire's operator counts (see ``runner.trusted.Runner.collect_evidence``)."""

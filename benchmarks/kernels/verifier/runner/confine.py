@@ -1,7 +1,8 @@
 """Confinement of the solution's worker: it may not signal, trace or re-prioritise any other process.
 
 Before any solution code runs, the solution worker drops every capability, sets no_new_privs and installs
-a seccomp filter (kept by its threads and children) that refuses with EPERM: ptrace, process_vm_readv and
+a seccomp filter (kept by its threads and children) under which the kernel kills the whole worker (as by
+SIGSYS, which the runner reports as a refusal) at the first of: ptrace, process_vm_readv and
 process_vm_writev, process_madvise, kcmp, pidfd_getfd, pidfd_send_signal, tkill and the NUMA page movers;
 kill, tgkill and rt_(tg)sigqueueinfo aimed at any process but itself (so not its group, not -1);
 scheduler, priority, I/O-priority and rlimit changes of other processes; and signal delivery set up
@@ -18,7 +19,6 @@ under all three (checked with a probe in each). The filter knows x86_64 and aarc
 from __future__ import annotations
 
 import ctypes
-import errno
 import os
 import platform
 from typing import Any
@@ -27,7 +27,7 @@ PR_SET_NO_NEW_PRIVS = 38
 SECCOMP_SET_MODE_FILTER = 1
 SECCOMP_FILTER_FLAG_TSYNC = 1
 RET_ALLOW = 0x7FFF0000
-RET_EPERM = 0x00050000 | errno.EPERM
+RET_KILL = 0x80000000  # SECCOMP_RET_KILL_PROCESS
 LD_ABS, JEQ, JGE, RET = 0x20, 0x15, 0x35, 0x06
 F_SETOWN, F_SETOWN_EX, FIOSETOWN, SIOCSPGRP = 8, 15, 0x8901, 0x8902
 PRIO_PROCESS, IOPRIO_WHO_PROCESS = 0, 1
@@ -84,11 +84,11 @@ def program(arch: dict[str, Any], pid: int) -> list[tuple[int, int, str | int, s
         if which is not None:
             code += [(LD_ABS, _arg(0), 0, 0), (JEQ, which, 0, "deny")]
         code += [(LD_ABS, _arg(index), 0, 0), (JEQ, pid, "allow", 0)]
-        code += [(JEQ, 0, "allow", "deny")] if zero_ok else [(RET, RET_EPERM, 0, 0)]
+        code += [(JEQ, 0, "allow", "deny")] if zero_ok else [(RET, RET_KILL, 0, 0)]
     for name, commands in DENIED_COMMANDS.items():
         code += [name, (LD_ABS, _arg(1), 0, 0)] + [(JEQ, value, "deny", 0) for value in commands]
         code.append((RET, RET_ALLOW, 0, 0))
-    return code + ["allow", (RET, RET_ALLOW, 0, 0), "deny", (RET, RET_EPERM, 0, 0)]
+    return code + ["allow", (RET, RET_ALLOW, 0, 0), "deny", (RET, RET_KILL, 0, 0)]
 
 
 def assemble(code: list) -> list[tuple[int, int, int, int]]:
@@ -134,4 +134,5 @@ def confine() -> dict[str, Any]:
     prog = _Prog(len(insns), array)
     if libc.syscall(arch["seccomp"], SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, ctypes.byref(prog)) != 0:
         raise OSError(ctypes.get_errno(), "seccomp(SECCOMP_SET_MODE_FILTER)")
-    return {"capabilities": "dropped", "seccomp": "signals, ptrace and scheduling of other processes refused"}
+    return {"capabilities": "dropped", "seccomp": "signalling, tracing or re-prioritising another process kills "
+                                                  "the worker"}

@@ -55,12 +55,22 @@ class WorkerHandle:
             self.kill()
             raise Verdict("timeout", f"{self.role} did not finish {what} within {limit:.0f} s", stage="timing")
         except ChannelClosed as error:
-            raise Verdict("crashed", f"{self.role} process died or broke the protocol during {what} ({error}): "
-                                     f"{self.exit_detail()}", stage="run")
+            raise self.died(what, str(error))
         if not reply.get("ok", False):
             raise Verdict(reply.get("status") or "crashed", f"{self.role} raised during {what}:\n{reply.get('error', '')}",
                           stage="run")
         return reply
+
+    def died(self, what: str, error: str, stage: str = "run") -> Verdict:
+        """The verdict for a worker that went away during ``what``: a refusal when the kernel killed it for a
+        system call its confinement forbids (see :mod:`.confine`), else a crash with its exit and output."""
+        detail = self.exit_detail()
+        if self.exit_code == -signal.SIGSYS:
+            return Verdict("rejected", f"the {self.role}'s process was killed by the kernel during {what}: it tried to "
+                                       "signal, trace or re-prioritise another process (the verifier's processes are "
+                                       "off limits)", stage="isolation")
+        return Verdict("crashed", f"{self.role} process died or broke the protocol during {what} ({error}): {detail}",
+                       stage=stage)
 
     def wait(self, timeout_s: float) -> int | None:
         """Reap the worker, waiting up to ``timeout_s``; its exit code, or None if it still runs."""
@@ -98,12 +108,9 @@ class WorkerHandle:
             self.wait(10.0)
 
     def close(self) -> None:
-        """Ask the worker to exit, then make sure it did."""
-        try:
-            self.channel.send({"cmd": "exit"})
-            self.wait(5.0)
-        except ChannelClosed:
-            pass
+        """Stop the worker: it holds nothing the runner needs (its log is on disk), so it is killed rather
+        than asked to exit (a torch process takes a tenth of a second to wind down; a solution's exit
+        handlers could do anything)."""
         self.kill()
         self.channel.close()
 

@@ -111,8 +111,8 @@ class Runner:
         except ChannelTimeout:
             worker.kill()
             raise Verdict("timeout", f"{role} did not load within {self.config['import_timeout_s']} s", stage="load")
-        except ChannelClosed:
-            raise Verdict("crashed", f"{role} process exited while loading: {worker.exit_detail()}", stage="load")
+        except ChannelClosed as error:
+            raise worker.died("loading", str(error), stage="load")
         if reply.get("event") == "need_build":
             raise Verdict("need_build", "extensions must be built", stage="load", specs=reply.get("specs", []))
         if reply.get("event") != "ready":

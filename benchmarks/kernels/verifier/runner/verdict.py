@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-STAGES = ("load", "run", "correctness", "precision", "output", "mutation", "tripwire", "timing")
+STAGES = ("load", "run", "correctness", "precision", "output", "mutation", "tripwire", "isolation", "timing")
 """Runner stages a verdict names: loading the model, running a call, output values on the correctness
-trials, precision against float64, output kind and aliasing, input mutation, the tripwire, the timed calls."""
+trials, precision against float64, output kind and aliasing, input mutation, the tripwire, the solution
+worker's confinement (it was killed for a forbidden system call), the timed calls."""
 
 
 class Verdict(Exception):

@@ -94,8 +94,14 @@ def persistent_runners():
         yield pool
 
 
-@pytest.mark.parametrize("mode", ["one-shot", "persistent"])
-@pytest.mark.parametrize("path", [p for p in FILES if not statically_caught(p)], ids=lambda p: p.stem)
+RUNTIME_FILES = [p for p in FILES if not statically_caught(p)]
+RUNTIME_CASES = [(p, "persistent") for p in RUNTIME_FILES] + [
+    (p, "one-shot") for p in RUNTIME_FILES if "runtime:" not in p.read_text()]
+"""Files with a ``runtime:`` line are also judged stage by stage, many times over, in the test module of
+their class (test_timing, test_checks, test_confine...): here they run once, through a persistent runner."""
+
+
+@pytest.mark.parametrize("path,mode", RUNTIME_CASES, ids=lambda v: getattr(v, "stem", v))
 def test_runtime_hacks_are_caught_by_the_trusted_runner(path, mode, tiny_relu, cpu_target, sandbox, quick,
                                                         persistent_runners):
     status, text = expectation(path)

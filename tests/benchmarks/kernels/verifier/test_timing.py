@@ -1,8 +1,12 @@
-"""Timing summaries: medians, spread and the review flag for implausible speedups."""
+"""Timing: medians, spread, the review flag and re-measurement of implausible speedups; and timing cheats
+(work skipped once the clock runs, state kept between calls), each refused twenty times in twenty."""
 
 import types
 
+import pytest
+
 from benchmarks.kernels.verifier.runner.timing import TimingLoop, _iqr
+from tests.benchmarks.kernels.verifier.verdicts import adversarial, evaluate_times, matches, runtime_expectation
 
 
 def loop_with(solution, reference):
@@ -52,10 +56,90 @@ def test_simulated_timing_uses_the_checked_trials_and_the_runner_side_baseline()
 
 
 def test_simulated_timing_without_runtime_is_a_crash():
-    import pytest
-
     from benchmarks.kernels.verifier.runner.timing import simulated_timing
     from benchmarks.kernels.verifier.runner.verdict import Verdict
 
     with pytest.raises(Verdict, match="returned no runtime_ms"):
         simulated_timing(simulated_runner(), [{"runtime_ms": 1.0}, None])
+
+
+def test_a_speedup_over_the_review_threshold_is_measured_again_and_the_second_figure_counts():
+    loop = loop_with([], [])
+    figures = iter([([1.0] * 4, [20.0] * 4), ([1.0] * 4, [12.0] * 4)])
+
+    def sample():
+        loop.samples["solution"], loop.samples["reference"] = next(figures)
+        return loop.summary()
+
+    loop.sample = sample
+    fields = loop.measure()
+    assert fields["reference_ms"] == 12.0 and fields["extras"]["first_speedup"] == 20.0
+    assert fields["flags"] == ["speedup>10x: review", "re-measured"]
+
+
+def test_a_speedup_under_the_threshold_is_measured_once():
+    loop = loop_with([], [])
+    calls = []
+
+    def sample():
+        calls.append(1)
+        loop.samples = {"solution": [1.0] * 4, "reference": [3.0] * 4}
+        return loop.summary()
+
+    loop.sample = sample
+    assert loop.measure()["flags"] == [] and len(calls) == 1
+
+
+CPP_RELU = r'''
+import torch
+import torch.nn as nn
+from sandboxes.targets.native import load_cpp
+
+SOURCE = r"""
+#include <cstdint>
+extern "C" void relu_f32(float* out, const float* x, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) out[i] = x[i] > 0.0f ? x[i] : 0.0f;
+}
+"""
+lib = load_cpp("relu", SOURCE, {"relu_f32": ["tensor", "tensor", "int"]})
+%s
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+%s
+        out = torch.empty_like(x)
+        lib.relu_f32(out, x.contiguous(), x.numel())
+%s
+        return out
+'''
+APPEND_COUNTER = CPP_RELU % ("CALLS = []\n", "        CALLS.append(1)\n        if len(CALLS) > 3:\n"
+                                            "            return torch.empty_like(x)", "")
+UPDATE_CACHE = CPP_RELU % ("CACHE = {}\n", "        key = (tuple(x.shape), x.dtype)\n        if key in CACHE:\n"
+                                           "            return CACHE[key]", "        CACHE.update({key: out})")
+PYTHON_CHEATS = {"call counter kept with append": (APPEND_COUNTER, ("incorrect", "timing", "only correct outside")),
+                 "shape-keyed cache filled with update": (UPDATE_CACHE, ("rejected", "correctness", "cached result"))}
+TIMES = 20
+
+
+@pytest.mark.parametrize("path", adversarial("L1__relu__timing_*.py"), ids=lambda p: p.stem)
+def test_each_cpu_timing_cheat_is_refused_twenty_times_in_twenty(path, tiny_relu, cpu_target, sandbox, brief, pool):
+    expected = runtime_expectation(path)
+    results = evaluate_times(TIMES, tiny_relu, path.read_text(), cpu_target, sandbox, brief, pool)
+    assert [matches(r, *expected) for r in results] == [True] * TIMES, {r.reason for r in results}
+
+
+@pytest.mark.parametrize("name", sorted(PYTHON_CHEATS))
+def test_python_state_between_calls_is_refused_twenty_times_in_twenty(name, tiny_relu, cpu_target, sandbox, brief,
+                                                                      pool):
+    source, expected = PYTHON_CHEATS[name]
+    results = evaluate_times(TIMES, tiny_relu, source, cpu_target, sandbox, brief, pool)
+    assert [matches(r, *expected) for r in results] == [True] * TIMES, {r.reason for r in results}
+
+
+@pytest.mark.parametrize("target_name", ["npu", "gpu"])
+def test_npu_and_gpu_call_counters_are_refused_twenty_times_in_twenty(target_name, request, tiny_relu, sandbox,
+                                                                      brief, pool):
+    target = request.getfixturevalue(f"{target_name}_target")
+    (path,) = adversarial("L1__relu__timing_*.py", target_name)
+    results = evaluate_times(TIMES, tiny_relu, path.read_text(), target, sandbox, brief, pool)
+    assert [matches(r, *runtime_expectation(path)) for r in results] == [True] * TIMES, {r.reason for r in results}

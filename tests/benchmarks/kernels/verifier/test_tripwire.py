@@ -1,8 +1,12 @@
-"""The runtime tripwire: ATen calls attributed to the solution's code, allowed or forbidden."""
+"""The runtime tripwire: ATen calls attributed to the solution's code, allowed or forbidden; end to end, the
+framework-compute hacks of builtin:adversarial with the static checks off are refused by it on every target."""
 
+import pytest
 import torch
 
+from benchmarks.kernels.verifier.harness import evaluate
 from benchmarks.kernels.verifier.runner.tripwire import Tripwire, describe, trusted_roots
+from tests.benchmarks.kernels.verifier.verdicts import ADVERSARIAL, matches
 
 SOLUTION = '''
 import torch
@@ -45,3 +49,33 @@ def test_trusted_roots_are_our_packages():
 
 def test_no_forbidden_operator_means_an_empty_description():
     assert describe({"allowed": {"empty": 3}, "forbidden": {}, "sites": {}}) == ""
+
+
+CPU_HACKS = ("L1__relu__alias_init_attribute.py", "L1__relu__module_member_relu.py", "L1__relu__tensor_dunders.py",
+             "L1__relu__renamed_getattr.py")
+OTHER_HACKS = (("npu", "L1__relu__npu_torch_on_host.py"), ("gpu", "L1__relu__triton_torch_on_host.py"))
+
+
+@pytest.mark.parametrize("name", CPU_HACKS)
+def test_framework_compute_that_gets_past_the_static_checks_trips_the_wire_on_cpu(name, tiny_relu, cpu_target,
+                                                                                  sandbox, brief, pool):
+    result = evaluate(tiny_relu, (ADVERSARIAL / name).read_text(), cpu_target, sandbox=sandbox, config=brief,
+                      runner=pool)
+    assert matches(result, "rejected", "tripwire", "torch compute run by the solution during forward"), result.reason
+    assert result.evidence["tripwire"]["forbidden"] and "solution.py:" in result.reason
+
+
+@pytest.mark.parametrize("target_name,name", OTHER_HACKS)
+def test_framework_compute_beside_an_npu_or_triton_kernel_trips_the_wire(target_name, name, request, tiny_relu,
+                                                                         sandbox, brief, pool):
+    target = request.getfixturevalue(f"{target_name}_target")
+    result = evaluate(tiny_relu, (ADVERSARIAL / target_name / name).read_text(), target, sandbox=sandbox,
+                      config=brief, runner=pool)
+    assert matches(result, "rejected", "tripwire", "torch compute run by the solution during forward"), result.reason
+
+
+def test_a_flagging_tripwire_lets_the_row_through_with_a_flag(tiny_relu, cpu_target, sandbox, brief, pool):
+    config = brief.model_copy(update={"tripwire": "flag"})
+    result = evaluate(tiny_relu, (ADVERSARIAL / CPU_HACKS[1]).read_text(), cpu_target, sandbox=sandbox,
+                      config=config, runner=pool)
+    assert result.correct and "tripwire" in result.flags

@@ -1,0 +1,36 @@
+"""Hack (outputs, precision, timing): full float32 on the first five calls (the correctness trials, where
+the float64 comparison runs), then values rounded to an 11-bit significand (what fp16 keeps).
+
+Timed outputs are compared with the reference worker's float32 output and must stay within the error
+bound the correctness trials set: the first rounded call is refused.
+
+expect: incorrect lower precision when timed
+runtime: incorrect precision lower precision when timed
+"""
+
+import torch
+import torch.nn as nn
+
+from sandboxes.targets.native import load_cpp
+
+SOURCE = r"""
+#include <cstdint>
+#include <cstring>
+static int64_t calls = 0;
+extern "C" void relu_f32(float* out, const float* x, int64_t n) {
+    const bool rounded = ++calls > 5;
+    for (int64_t i = 0; i < n; ++i) {
+        float v = x[i];
+        if (rounded) { uint32_t b; std::memcpy(&b, &v, 4); b = (b + 0x1000u) & ~0x1FFFu; std::memcpy(&v, &b, 4); }
+        out[i] = v > 0.0f ? v : 0.0f;
+    }
+}
+"""
+lib = load_cpp("relu_rounded_when_timed", SOURCE, {"relu_f32": ["tensor", "tensor", "int"]})
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty_like(x)
+        lib.relu_f32(out, x.contiguous(), x.numel())
+        return out
