@@ -29,11 +29,14 @@ from agents.evokernel.workers import Slots
 
 
 class AttemptUnit(TypedDict):
-    """What the fan-out hands one attempt: the task as retrieve left it and its context."""
+    """What the fan-out hands one attempt: the task as retrieve left it, its context, which of the task's
+    attempts of this round it is (``slot``) and how early it should start (``priority``)."""
 
     name: str
     task: TaskState
     context: Context
+    slot: int
+    priority: float
 
 
 def seeded_rng(seed: int, name: str, attempt: int, salt: int) -> np.random.Generator:
@@ -53,17 +56,29 @@ class Attempter:
         self._guidance_lock = threading.Lock()
 
     def __call__(self, unit: AttemptUnit) -> dict[str, Any]:
-        name, task, context = unit["name"], unit["task"], unit["context"]
-        with self.slots.hold():
+        name, task, context, slot = unit["name"], unit["task"], unit["context"], unit["slot"]
+        with self.slots.hold(unit["priority"]):
             guidance = self._guidance()
-            rng = seeded_rng(self.deps.config.seed, name, task["attempts"] + 1, 1)
-            candidate = generate(self.kernels[name], task, {**context, "guidance": guidance}, self.deps,
-                                 self.model, self.env.language, rng)
+            candidate = self._candidate(name, task, {**context, "guidance": guidance}, slot)
             outcome: Outcome = ({"stopped": _nothing_left(task)} if candidate is None else
                                 self._verify(name, candidate, context))
         if self.on_done is not None and "verdict" in outcome:
             self.on_done(name, outcome)
-        return {"outcomes": {name: outcome}}
+        return {"outcomes": {f"{name}#{slot}": {**outcome, "name": name, "slot": slot}}}
+
+    def _candidate(self, name: str, task: TaskState, context: Context, slot: int) -> Candidate | None:
+        """The task's ``slot``-th proposal of this round: the offline policy's proposals are deterministic, so
+        this unit repeats the earlier slots' proposals to know what they tried (only the offline policy gets
+        more than one slot)."""
+        tried, candidate = list(task["tried"]), None
+        for number in range(slot + 1):
+            view = TaskState(**{**task, "attempts": task["attempts"] + number, "tried": tried})
+            rng = seeded_rng(self.deps.config.seed, name, view["attempts"] + 1, 1)
+            candidate = generate(self.kernels[name], view, context, self.deps, self.model, self.env.language, rng)
+            if candidate is None:
+                return None
+            tried = tried + [candidate["params_key"]]
+        return candidate
 
     def _guidance(self) -> str | None:
         """The latest guidance (read now: guidance given while the run was stopped counts), acknowledged once."""

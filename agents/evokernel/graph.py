@@ -11,6 +11,7 @@ rounds the run may pause at an interrupt (``pause_every``, or a pause request; s
 
 from __future__ import annotations
 
+import math
 import random
 import threading
 from pathlib import Path
@@ -31,7 +32,7 @@ from agents.evokernel.env import KernelEnv
 from agents.evokernel.learn import attempt_record, learn, summarise
 from agents.evokernel.memories import RunMemory
 from agents.evokernel.records import AttemptRecord, Context, Outcome, TaskState
-from agents.evokernel.state import AT_BOUND, REFINE, apply_attempt, at_roofline, is_active, stop, with_budget
+from agents.evokernel.state import AT_BOUND, DRAFT, REFINE, apply_attempt, at_roofline, is_active, stop, with_budget
 from agents.evokernel.steer import ask_until_valid, pause_question, record_guidance
 from agents.evokernel.workers import parallel_map
 
@@ -106,6 +107,8 @@ class EvoKernelAgent:
                 tasks[name] = stop(task, "offline policy: every neighbour of every start point was tried")
             else:
                 contexts[name] = context
+        for name, context in contexts.items():
+            context["width"] = self._width(tasks[name], len(contexts))
         self.show_progress(tasks)
         return {"tasks": tasks, "contexts": contexts, "outcomes": None, "round": state.get("round", 0) + 1}
 
@@ -119,35 +122,66 @@ class EvoKernelAgent:
             return f"offline policy: no new best in {patience} refinements"
         return ""
 
+    def _width(self, task: TaskState, active: int) -> int:
+        """How many attempts the task makes this round: one, or, when fewer tasks than workers are left, the
+        offline policy's next few refinements at once (never past the budget or the policy's patience)."""
+        if self.deps.policy is None or task["stage"] == DRAFT or active >= self.config.workers:
+            return 1
+        width = min(math.ceil(self.config.workers / active), self.config.budget - task["attempts"])
+        patience = self.config.offline_patience
+        if task["stage"] == REFINE and patience is not None:
+            width = min(width, patience - (task["attempts"] - task["best_attempt"]))
+        return max(1, width)
+
     def fan_out(self, state: GraphState) -> list[Send] | str:
-        """One attempt unit per task with a context, or straight to learn when there is none."""
-        sends = [Send("attempt", {"name": name, "task": state["tasks"][name], "context": context})
-                 for name, context in sorted(state["contexts"].items())]
+        """One attempt unit per task and slot, the slowest tasks' first; straight to learn when there is none."""
+        sends = [Send("attempt", {"name": name, "task": state["tasks"][name], "context": context, "slot": slot,
+                                  "priority": state["tasks"][name].get("seconds", 0.0)})
+                 for name, context in sorted(state["contexts"].items(),
+                                             key=lambda item: (-state["tasks"][item[0]].get("seconds", 0.0), item[0]))
+                 for slot in range(context.get("width", 1))]
         return sends or "learn"
 
     def learn(self, state: GraphState) -> dict[str, Any]:
-        """Summaries in parallel (model calls), then memory writes and Q updates one task at a time."""
-        tasks, outcomes = dict(state["tasks"]), state.get("outcomes") or {}
-        records: dict[str, AttemptRecord] = {}
-        for name, outcome in outcomes.items():
-            if "stopped" in outcome:
-                tasks[name] = stop(tasks[name], outcome["stopped"])
-            else:
-                records[name] = attempt_record(tasks[name], outcome["candidate"], outcome["verdict"])
-        codes = {name: Path(records[name]["code_path"]).read_text() for name in records}
+        """Summaries in parallel (model calls), then memory writes and Q updates one attempt at a time, in a
+        fixed order (task name, then slot)."""
+        tasks = dict(state["tasks"])
+        records, stopped = self._records(tasks, state.get("outcomes") or {})
+        codes = {key: Path(record["code_path"]).read_text() for key, (_, record, _) in records.items()}
 
-        def summary(name: str) -> Any:
-            return summarise(self.kernels[name], tasks[name], records[name], self.deps, self.model, self.run.id,
-                             codes[name])
+        def summary(key: str) -> Any:
+            name, record, _ = records[key]
+            return summarise(self.kernels[name], tasks[name], record, self.deps, self.model, self.run.id, codes[key])
 
         summaries = parallel_map(summary, records, self.config.workers)
-        for name in sorted(records):
-            record = learn(self.kernels[name], tasks[name], outcomes[name]["context"], records[name], self.deps,
-                           self.run.id, codes[name], summaries[name])
+        for key, (name, record, context) in records.items():
+            record = learn(self.kernels[name], tasks[name], context, record, self.deps, self.run.id, codes[key],
+                           summaries[key])
             tasks[name] = apply_attempt(tasks[name], record, self.config.budget)
             self._announce(name, record)
+        for name, reason in stopped.items():
+            tasks[name] = stop(tasks[name], reason)
         self.show_progress(tasks)
         return {"tasks": tasks, "contexts": {}, "outcomes": None}
+
+    def _records(self, tasks: dict[str, TaskState], outcomes: dict[str, Outcome]
+                 ) -> tuple[dict[str, tuple[str, AttemptRecord, Context]], dict[str, str]]:
+        """Each verified attempt's record, in learning order, rewarded against the best before it; and the tasks
+        whose policy had nothing left (a later slot finding nothing is no reason to stop)."""
+        records: dict[str, tuple[str, AttemptRecord, Context]] = {}
+        stopped: dict[str, str] = {}
+        for key in sorted(outcomes, key=lambda k: (outcomes[k]["name"], outcomes[k]["slot"])):
+            outcome, name = outcomes[key], outcomes[key]["name"]
+            if "stopped" in outcome:
+                if outcome["slot"] == 0:
+                    stopped[name] = outcome["stopped"]
+                continue
+            best = min([r["latency_ms"] for n, r, _ in records.values() if n == name and r["feasible"]
+                        and r["latency_ms"]] + ([tasks[name]["best_ms"]] if tasks[name]["best_ms"] else []),
+                       default=None)
+            records[key] = (name, attempt_record({**tasks[name], "best_ms": best}, outcome["candidate"],
+                                                 outcome["verdict"]), outcome["context"])
+        return records, stopped
 
     def _announce(self, name: str, record: AttemptRecord) -> None:
         """One ``evokernel.attempt`` event per finished attempt, even if this node runs again on resume."""

@@ -12,6 +12,7 @@ from memory.qmemory import EntryKind, MemoryEntry, QUpdate
 
 from agents.evokernel import prompts
 from agents.evokernel.context import Deps
+from agents.evokernel.offline import ADOPT
 from agents.evokernel.parsing import parse_summary
 from agents.evokernel.state import REFINE
 from agents.evokernel.records import (AttemptRecord, Candidate, Context, Judgement, Proposal, StartPoint,
@@ -36,7 +37,8 @@ def attempt_record(task: TaskState, candidate: Candidate, verdict: Verdict) -> A
     reward = (refine_reward(verdict["feasible"], task["best_ms"], verdict["latency_ms"]) if stage == REFINE
               else draft_reward(verdict["feasible"]))
     return {**{k: candidate.get(k) for k in Proposal.__annotations__},
-            **{k: verdict.get(k) for k in Judgement.__annotations__}, "reward": reward}
+            **{k: verdict.get(k) for k in Judgement.__annotations__}, "reward": reward,
+            "seconds": verdict.get("seconds") or 0.0}
 
 
 def attempt_key(run_id: str, kernel: KernelTask, record: AttemptRecord) -> str:
@@ -132,11 +134,17 @@ def _header(kernel: KernelTask, task: TaskState, record: AttemptRecord, start_ms
 
 def _change_text(record: AttemptRecord) -> str:
     mutation = record.get("mutation")
+    if mutation and mutation["direction"] == ADOPT:
+        return f"adopted a remembered kernel's parameters ({_params_text(record)})"
     if mutation:
         return f"{mutation['param']} {mutation['direction']} to {mutation['to']}"
     if record.get("params"):
-        return f"{record['template']} with " + ", ".join(f"{k}={v}" for k, v in record["params"].items())
+        return f"{record['template']} with {_params_text(record)}"
     return "model-written kernel"
+
+
+def _params_text(record: AttemptRecord) -> str:
+    return ", ".join(f"{k}={v}" for k, v in (record.get("params") or {}).items())
 
 
 def _summary(kernel: KernelTask, task: TaskState, record: AttemptRecord, model: ChatModel | None, code: str,

@@ -6,9 +6,11 @@ holds, and reads the retrieved context as a model would (the entries' metadata i
 - draft: the parameters of retrieved correct traces of the same template come first, those that were
   the fastest kernel of their task (or beat their start point) ahead of the rest; then the template's
   defaults, then smaller neighbours of them;
-- refine: the moves (one parameter one step up or down) that retrieved best practices and improving
-  traces made come first, in retrieval order; moves that retrieved traces made without a gain come
-  last; the rest in a seeded random order between.
+- refine: first the parameters of a retrieved kernel of the same template that was the fastest of its
+  task or beat its start point (a similar task's configuration, adopted whole); then the moves (one
+  parameter one step up or down) that retrieved best practices and improving traces made, in retrieval
+  order; moves that retrieved traces made without a gain come last; the rest in a seeded random order
+  between.
 
 Which entries are retrieved, and so which changes are proposed first, is decided by the memory's
 retrieval (Q-values for ``evokernel``, similarity for ``evokernel-noq``).
@@ -24,6 +26,8 @@ import numpy as np
 from benchmarks.kernels.tasks import KernelTask
 
 POLICY_NAME = "offline policy: template mutation"
+ADOPT = "adopt"
+"""The direction of a refinement that takes a remembered kernel's parameters whole."""
 
 
 class KernelTemplate(Protocol):
@@ -62,12 +66,22 @@ def neighbours(template: KernelTemplate, params: dict[str, Any]) -> list[dict[st
     return moves
 
 
-def remembered_params(hints: Sequence[dict[str, Any]], template: str) -> list[dict[str, Any]]:
+def remembered_params(hints: Sequence[dict[str, Any]], template: str, gains_only: bool = False
+                      ) -> list[dict[str, Any]]:
     """Parameters of the retrieved correct traces of ``template``, in retrieval order, the fastest kernels
-    of their tasks (or those faster than their start point) first."""
-    correct = [h for h in hints if h.get("template") == template and h.get("feasible") and h.get("params")]
-    ranked = sorted(correct, key=lambda h: not (h.get("new_best") or h.get("improved")))
-    return [dict(h["params"]) for h in ranked]
+    of their tasks (or those faster than their start point) first; ``gains_only``: only those."""
+    correct = [h for h in hints if h.get("template") == template and h.get("feasible") and h.get("params")
+               and (not gains_only or _gained(h))]
+    return [dict(h["params"]) for h in sorted(correct, key=lambda h: not _gained(h))]
+
+
+def _gained(hint: dict[str, Any]) -> bool:
+    return bool(hint.get("new_best") or hint.get("improved"))
+
+
+def _allowed(template: KernelTemplate, params: dict[str, Any]) -> bool:
+    """Every parameter of the template, each with one of its allowed values."""
+    return set(params) == set(template.space) and all(v in template.space[p] for p, v in params.items())
 
 
 def remembered_moves(hints: Sequence[dict[str, Any]]) -> tuple[list[tuple[str, str]], set[tuple[str, str]]]:
@@ -76,7 +90,7 @@ def remembered_moves(hints: Sequence[dict[str, Any]]) -> tuple[list[tuple[str, s
     hurt: set[tuple[str, str]] = set()
     for hint in hints:
         mutation = hint.get("mutation")
-        if not mutation:
+        if not mutation or mutation.get("direction") == ADOPT:
             continue
         if (hint.get("gain") or 0) > 1 or hint.get("improved"):
             if _move_key(mutation) not in helped:
@@ -108,8 +122,7 @@ class OfflinePolicy:
         seeds += [{**template.defaults, m["param"]: m["to"]} for m in neighbours(template, template.defaults)
                   if m["direction"] == "down"]
         for params in seeds:
-            if all(p in template.space and v in template.space[p] for p, v in params.items()) \
-                    and set(params) == set(template.space) and params_key(template.name, params) not in tried:
+            if _allowed(template, params) and params_key(template.name, params) not in tried:
                 return self._proposal(task, template, params, None)
         return None
 
@@ -119,6 +132,9 @@ class OfflinePolicy:
         template = self.templates.template_for(task)
         if template is None:
             return None
+        for params in remembered_params(hints, template.name, gains_only=True):
+            if params != start_params and _allowed(template, params) and params_key(template.name, params) not in tried:
+                return self._proposal(task, template, params, {"param": "all", "direction": ADOPT, "to": params})
         moves = neighbours(template, start_params)
         helped, hurt = remembered_moves(hints)
         shuffled = [moves[i] for i in rng.permutation(len(moves))]

@@ -72,6 +72,8 @@ class TaskState(TypedDict):
     """Parameter keys the offline policy has proposed already (it never repeats one)."""
     history: list[HistoryItem]
     done_reason: str
+    seconds: float
+    """Wall seconds of the task's last verification (a round starts its slowest tasks first)."""
 
 
 class Context(TypedDict, total=False):
@@ -92,6 +94,8 @@ class Context(TypedDict, total=False):
     last: dict[str, Any] | None
     """The previous attempt's status, feedback and code."""
     guidance: str | None
+    width: int
+    """How many attempts the task makes this round (more than one when fewer tasks than workers are left)."""
     exhausted: bool
     """The offline policy has tried every neighbour of every start point: the task stops."""
 
@@ -149,6 +153,8 @@ class AttemptRecord(Proposal, Judgement, total=False):
     """An attempt as learn keeps it: the proposal, the judgement and the rewards."""
 
     reward: float
+    seconds: float
+    """Wall seconds the verification took (0 for a reply with no kernel)."""
     memory_id: int | None
     applied_reward: float | None
     q_update: dict[str, Any]
@@ -157,6 +163,9 @@ class AttemptRecord(Proposal, Judgement, total=False):
 class Outcome(TypedDict, total=False):
     """What one task's attempt unit hands to learn: the candidate and its verdict, or why it stopped."""
 
+    name: str
+    slot: int
+    """Which of the task's attempts of the round (0 unless the offline policy fills idle workers)."""
     candidate: Candidate
     verdict: Verdict
     context: Context

@@ -18,7 +18,7 @@ def new_task_state(task: KernelTask, method: str, wave: int = 0) -> TaskState:
         stage=SAMPLE if method == "pass@k" else DRAFT, wave=wave, attempts=0, last_status=None, last_feedback="",
         last_code_path=None, first_feasible_ms=None, first_feasible_attempt=None, best_ms=None, best_attempt=None,
         best_code_path=None, reference_ms=None, best_extras={}, compiled_any=False, start_points=[], tried=[],
-        history=[], done_reason="")
+        history=[], done_reason="", seconds=0.0)
 
 
 def is_active(task: TaskState, budget: int) -> bool:
@@ -36,6 +36,7 @@ def apply_attempt(task: TaskState, record: AttemptRecord, budget: int) -> TaskSt
     task = TaskState(**{**task, "attempts": task["attempts"] + 1, "last_status": record["status"],
                         "last_feedback": record["feedback"], "last_code_path": record["code_path"],
                         "compiled_any": task["compiled_any"] or record["compiled"],
+                        "seconds": record.get("seconds") or task.get("seconds", 0.0),
                         "tried": task["tried"] + ([record["params_key"]] if record.get("params_key") else [])})
     task["history"] = task["history"] + [{
         "attempt": record["attempt"], "stage": record["stage"], "status": record["status"],

@@ -37,6 +37,7 @@ class JsonTable:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
         self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("PRAGMA synchronous=NORMAL")  # durable when the process is killed; fsync at checkpoints
         self._conn.execute(SCHEMA)
         self._lock = threading.Lock()
 

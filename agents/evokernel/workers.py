@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import heapq
+import itertools
 import signal
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -29,41 +31,50 @@ class Cancelled(RuntimeError):
 
 
 class Slots:
-    """At most ``size`` holders at once; after :meth:`stop` nobody gets a slot and holders are told to drop
-    their result (a verdict obtained while the run shuts its verifiers down is not a real one)."""
+    """At most ``size`` holders at once, the waiting one with the highest priority first (the slowest
+    verification of a round starts first, so that it does not finish the round alone). After :meth:`stop`
+    nobody gets a slot and holders are told to drop their result (a verdict obtained while the run shuts
+    its verifiers down is not a real one)."""
 
     def __init__(self, size: int):
-        self._semaphore = threading.BoundedSemaphore(max(1, size))
-        self._stopping = threading.Event()
-        self._idle = threading.Condition()
+        self._free = max(1, size)
+        self._waiting: list[tuple[float, int]] = []
+        self._tickets = itertools.count()
+        self._stopping = False
         self._holders = 0
+        self._changed = threading.Condition()  # re-entrant: stop() may run in a signal handler of a holder
 
     @contextlib.contextmanager
-    def hold(self) -> Iterator[None]:
-        self._semaphore.acquire()
-        try:
+    def hold(self, priority: float = 0.0) -> Iterator[None]:
+        ticket = (-priority, next(self._tickets))
+        with self._changed:
+            heapq.heappush(self._waiting, ticket)
+            self._changed.wait_for(lambda: self._stopping or (self._free > 0 and self._waiting[0] == ticket))
+            self._waiting.remove(ticket)
+            heapq.heapify(self._waiting)
+            self._changed.notify_all()
             self.check()
-            with self._idle:
-                self._holders += 1
-            try:
-                yield
-            finally:
-                with self._idle:
-                    self._holders -= 1
-                    self._idle.notify_all()
+            self._free -= 1
+            self._holders += 1
+        try:
+            yield
         finally:
-            self._semaphore.release()
+            with self._changed:
+                self._free += 1
+                self._holders -= 1
+                self._changed.notify_all()
 
     def check(self) -> None:
         """Raise :class:`Cancelled` once the run is stopping."""
-        if self._stopping.is_set():
+        if self._stopping:
             raise Cancelled("the run is stopping")
 
     def stop(self, wait_s: float = 0.0) -> None:
         """Refuse new holders; wait up to ``wait_s`` for the current ones to finish."""
-        self._stopping.set()
-        with self._idle:
-            self._idle.wait_for(lambda: self._holders == 0, timeout=wait_s)
+        with self._changed:
+            self._stopping = True
+            self._changed.notify_all()
+            self._changed.wait_for(lambda: self._holders == 0, timeout=wait_s)
 
 
 @contextlib.contextmanager

@@ -217,6 +217,8 @@ class Run:
                 raise UserError(f"run {self.id}: {path} is damaged ({error}); its progress cannot be read, so "
                                 "it cannot resume: start a new run") from None
             self._saver = SqliteSaver(connection)
+            self._saver.setup()  # WAL journal; then sync at checkpoints only: a killed process loses nothing
+            connection.execute("PRAGMA synchronous=NORMAL")
         return self._saver
 
     def write_report(self, report: Report) -> None:

@@ -66,13 +66,27 @@ class Shard:
         self.size = stop
 
     def weigh(self, weights: np.ndarray, start: int = 0) -> None:
-        """Recompute 1 / ||raw * weights|| of the rows from ``start`` (same summation order for every row)."""
-        squares = np.zeros(self.size)
-        for dim, postings in enumerate(self.lists):
-            first = int(np.searchsorted(postings.rows[: postings.size], start))
-            if first < postings.size:
-                postings.scatter_squares(squares, float(weights[dim]) ** 2, first)
+        """Recompute 1 / ||raw * weights|| of the rows from ``start``; each row's squares are summed in
+        ascending dimension order, so identical rows get identical norms. Every row (a refit): one
+        ``bincount`` over all posting lists; the rows just added: only the tail of each list."""
+        if start == 0:
+            squares = self._all_squares(weights)
+        else:
+            squares = np.zeros(self.size)
+            for dim, postings in enumerate(self.lists):
+                first = int(np.searchsorted(postings.rows[: postings.size], start))
+                if first < postings.size:
+                    postings.scatter_squares(squares, float(weights[dim]) ** 2, first)
         self.inv_norms[start:self.size] = 1.0 / np.maximum(np.sqrt(squares[start:]), 1e-12)
+
+    def _all_squares(self, weights: np.ndarray) -> np.ndarray:
+        used = [(dim, postings) for dim, postings in enumerate(self.lists) if postings.size]
+        if not used:
+            return np.zeros(self.size)
+        rows = np.concatenate([postings.rows[: postings.size] for _, postings in used])
+        terms = np.concatenate([float(weights[dim]) ** 2 * (postings.values[: postings.size] ** 2)
+                                for dim, postings in used])
+        return np.bincount(rows, weights=terms, minlength=self.size).astype(np.float64)
 
     def scores(self, dims: np.ndarray, coefficients: np.ndarray) -> np.ndarray:
         """Cosine similarity of every row to a query given as (non-zero dims, weighted unit coefficients)."""
@@ -119,7 +133,7 @@ class PostingsIndex:
         refit = self._schedule.due(self._size)
         for kind in np.unique(kinds).tolist():
             rows = np.flatnonzero(kinds == kind)
-            shard = self._shards.setdefault(kind, Shard(self.dim))
+            shard = self._shards.get(kind) or self._shards.setdefault(kind, Shard(self.dim))
             start = shard.size
             shard.append(ids[rows], raw[rows])
             self._row_of.update({int(i): (kind, start + r) for r, i in enumerate(ids[rows].tolist())})

@@ -106,3 +106,21 @@ def test_q_values_after_known_rewards(scripted_run):
             expected[key] = expected.get(key, 0.0) + 0.3 * (event["applied_reward"] - expected.get(key, 0.0))
     stored = {(s, g, i): q for s, g, i, q in memory.store.query("SELECT stage, signature, memory_id, q FROM q_values")}
     assert stored == pytest.approx(expected) and len(stored) >= 6
+
+
+def test_fewer_tasks_than_workers_fill_the_idle_worker_with_the_next_refinement(tmp_path):
+    from tests.agents.evokernel.conftest import TASK
+
+    folder = tmp_path / "tasks"
+    folder.mkdir()
+    (folder / "relu.py").write_text(TASK.format(doc="ReLU activation.", expr="torch.relu(x)"))
+    register_agent(AGENT_NAME, execute)
+    config = EvoKernelConfig(target="npu", tasks=str(folder), budget=3, workers=2, memory=str(tmp_path / "m.sqlite"),
+                             qmemory=QMemoryConfig(embedding="hashed-tfidf"))
+    run = Run.create(AGENT_NAME, config, tmp_path / "runs")
+    report = execute_run(run, None)
+    assert report.summary["attempts"] == 3
+    assert [e["attempt"] for e in run.events("evokernel.attempt")] == [1, 2, 3]
+    # the draft alone, then both refinements of it at once: two rounds, not three
+    assert len([e for e in run.events("node.end") if e["node"] == "learn"]) == 2
+    assert len(run.events("evokernel.verified")) == 3

@@ -87,3 +87,14 @@ def test_refine_puts_remembered_gains_first_and_remembered_losses_last(policy, r
         order.append((proposal["mutation"]["param"], proposal["mutation"]["direction"]))
         tried.append(proposal["params_key"])
     assert order[:2] == helped and order[-1] == ("BUFFER_NUM", "up")
+
+
+def test_refine_first_adopts_the_parameters_of_a_remembered_faster_kernel(policy, relu):
+    start = {"TILE_LENGTH": 2048, "BUFFER_NUM": 1, "BLOCK_DIM": 8}
+    faster = {"template": "elementwise", "feasible": True, "new_best": True,
+              "params": {"TILE_LENGTH": 4096, "BUFFER_NUM": 2, "BLOCK_DIM": 40}}
+    slower = {**faster, "new_best": False, "params": {"TILE_LENGTH": 1024, "BUFFER_NUM": 2, "BLOCK_DIM": 16}}
+    proposal = policy.refine(relu, start, [], [slower, faster], np.random.default_rng(0))
+    assert proposal["params"] == faster["params"] and proposal["mutation"]["direction"] == "adopt"
+    again = policy.refine(relu, start, [proposal["params_key"]], [slower, faster], np.random.default_rng(0))
+    assert again["mutation"]["direction"] in ("up", "down")  # only remembered gains are adopted

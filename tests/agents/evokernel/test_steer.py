@@ -162,4 +162,4 @@ def test_a_paused_child_pauses_the_bench_and_takes_its_answer(agent_cli, isolate
     report = Run.open(bench.id).read_report()
     assert Run.open(bench.id).status == "finished" and [r["attempts"] for r in report.rows] == [2, 2]
     children = Run.open(bench.id).meta["children"]
-    assert Run.open(children["refine"]).meta["guidance"] == [GUIDANCE]
+    assert Run.open(children["refine seed 0"]).meta["guidance"] == [GUIDANCE]
