@@ -28,6 +28,8 @@ class WindowTiling(TilingData):
     oh: int
     ow: int
     rows: int
+    buffers: int
+    """Buffers of the band and output queues: BUFFER_NUM, or 1 when one band row needs the UB for itself."""
 
 
 class WindowKernel:
@@ -56,9 +58,9 @@ class WindowKernel:
         if self.units > 0:
             size = sizeof(self.xGm.dtype)
             self.band = self.lead + self.in_rows * self.pitch + self.lead * STRIDE
-            self.pipe.InitBuffer(self.inQueue, BUFFER_NUM, self.band * size)
+            self.pipe.InitBuffer(self.inQueue, tiling.buffers, self.band * size)
             out = self.gather_rows if WINDOW == "img2col" else tiling.rows
-            self.pipe.InitBuffer(self.outQueue, BUFFER_NUM, out * self.owp * size)
+            self.pipe.InitBuffer(self.outQueue, tiling.buffers, out * self.owp * size)
             self.pipe.InitBuffer(self.table, self.gather_rows * self.owp * 4)
             if WINDOW != "img2col":
                 self.pipe.InitBuffer(self.taps, self.gather_rows * self.owp * size)
@@ -96,7 +98,7 @@ class WindowKernel:
 
     def FillBands(self):
         """Every band buffer starts as FILL; loads write only image columns, so the padding keeps it."""
-        bands = [self.inQueue.AllocTensor(self.xGm.dtype) for _ in range(BUFFER_NUM)]
+        bands = [self.inQueue.AllocTensor(self.xGm.dtype) for _ in range(self.t.buffers)]
         for band in bands:
             Duplicate(band, FILL, self.band)
         for band in bands:
@@ -217,23 +219,27 @@ shortened until their buffers fit."""
 
 def window_tiling(x):
     """Output height and width and the tiling of NCHW input x for this window; bands are shortened until
-    the kernel's buffers (as WindowKernel allocates them) fit in UB."""
+    the kernel's buffers (as WindowKernel allocates them) fit in UB, and a band of one row that still
+    does not fit gives up double buffering."""
     n, c, h, w = x.shape
     oh = (h + 2 * PAD_H - DIL_H * (KH - 1) - 1) // STRIDE + 1
     ow = (w + 2 * PAD_W - DIL_W * (KW - 1) - 1) // STRIDE + 1
     size, lead, owp, pitch = sizeof(x.dtype), AlignedCount(1, x.dtype), AlignedCount(ow, x.dtype), AlignedCount(w, x.dtype)
     weights = AlignedCount(c * KH * KW, x.dtype) * size if WINDOW == "depthwise" else 0
-    rows = max(1, min(oh, TILE_LENGTH // owp))
-    while rows > 1:
+    rows, buffers = max(1, min(oh, TILE_LENGTH // owp)), BUFFER_NUM
+    while True:
         in_rows = (rows - 1) * STRIDE + (KH - 1) * DIL_H + 1
         gather = in_rows if STRIDE == 1 else rows
         band = (lead + in_rows * (pitch + lead) + lead * STRIDE) * size
         out = (gather if WINDOW == "img2col" else rows) * owp * size
         taps = 0 if WINDOW == "img2col" else gather * owp * size
-        if BUFFER_NUM * (band + out) + gather * owp * 4 + taps + weights <= UB_BYTES:
+        if buffers * (band + out) + gather * owp * 4 + taps + weights <= UB_BYTES or (rows == 1 and buffers == 1):
             break
-        rows -= 1
-    return oh, ow, WindowTiling(n * c, c, h, w, oh, ow, rows)
+        if rows > 1:
+            rows -= 1
+        else:
+            buffers = 1
+    return oh, ow, WindowTiling(n * c, c, h, w, oh, ow, rows, buffers)
 
 
 def run_window(x, weight=None):

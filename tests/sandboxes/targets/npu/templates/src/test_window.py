@@ -1,0 +1,35 @@
+"""The window family's tiling: bands shrink to fit in UB, and a single row too long for two buffers
+gives up double buffering instead of overflowing."""
+
+import sys
+import types
+
+import torch
+import torch.nn.functional as F
+
+from sandboxes.targets.npu.templates import render_kernel
+from sandboxes.targets.npu.templates.ops import OpSpec
+
+
+def load(spec: OpSpec, params: dict):
+    module = types.ModuleType("window_kernel_module")
+    sys.modules[module.__name__] = module
+    exec(compile(render_kernel(spec, params), "rendered.py", "exec"), module.__dict__)
+    return module
+
+
+def test_a_long_row_runs_single_buffered():
+    spec = OpSpec("max_pool1d", "window", ["x"], {"kh": 1, "kw": 3, "stride": 1, "pad_h": 0, "pad_w": 1,
+                                                  "dil_h": 1, "dil_w": 1})
+    module = load(spec, {"TILE_LENGTH": 2048, "BUFFER_NUM": 2, "BLOCK_DIM": 2})
+    x = torch.randn(1, 2, 10000)  # 24 B of UB per element double buffered, 16 single
+    *_, tiling = module.window_tiling(x.unsqueeze(2))
+    assert (tiling.rows, tiling.buffers) == (1, 1)
+    torch.testing.assert_close(module.run_window(x), F.max_pool1d(x, 3, 1, 1))
+
+
+def test_bands_shrink_before_double_buffering_is_given_up():
+    spec = OpSpec("avg_pool2d", "window", ["x"], {"kh": 11, "kw": 11, "stride": 11, "pad": 0})
+    module = load(spec, {"TILE_LENGTH": 2048, "BUFFER_NUM": 2})
+    *_, tiling = module.window_tiling(torch.randn(1, 1, 400, 400))
+    assert tiling.buffers == 2 and 1 <= tiling.rows < 2048 // 40
