@@ -40,6 +40,7 @@ COMMAND_MODULES = [
     "agents.cli.bench_lowrank",
     "agents.cli.bench_quant",
     "agents.cli.bench_qmemory",
+    "agents.cli.bench_verifier",
 ]
 
 
