@@ -114,8 +114,10 @@ class ChannelKernel:
             planes = [(s * self.t.channels + c) * self.t.plane for s in range(self.t.batch)]
             mean, rstd = self.Statistics([self.xGm[o] for o in planes], params, [c] * self.t.batch)
             scale = rstd * params.GetValue(c)
+            pre = params.GetValue(4 * self.cpad + c) if self.t.has_pre else 0.0
+            shift = params.GetValue(self.cpad + c) + (pre - mean) * scale
             for offset in planes:
-                self.Apply(self.xGm[offset], self.yGm[offset], scale, params.GetValue(self.cpad + c) - mean * scale)
+                self.Apply(self.xGm[offset], self.yGm[offset], scale, shift)
 
     def Statistics(self, planes, params, channels):
         """Mean and 1/std of (x + pre-bias) over the planes (GM views, one channel each): per-plane sums,

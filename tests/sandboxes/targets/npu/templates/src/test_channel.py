@@ -49,3 +49,11 @@ def test_both_spellings_of_a_diagonal_product_are_one_operator():
         spec = diagonal_pattern(traced(model, [a, b]))
         assert (spec.op, spec.family, spec.args) == ("row_scale", "channel", ["b", "a"])
     assert diagonal_pattern(traced(Widened(), [torch.randn(5, 7), b])) is None
+
+
+def test_training_mode_batch_norm_after_a_bias():
+    x, pre = torch.randn(2, 4, 7, 30), torch.randn(4)
+    w, b = torch.rand(4) + 0.5, torch.randn(4)
+    run = load(OpSpec("batch_stats", "channel", ["x", "w", "b"], {"eps": 1e-5}))
+    want = F.batch_norm(x + pre.view(1, 4, 1, 1), None, None, w, b, training=True, eps=1e-5)
+    torch.testing.assert_close(run(x, w, b, None, None, pre), want, atol=1e-5, rtol=1e-4)
