@@ -80,6 +80,7 @@ def test_kernel_language_hacks_are_rejected_on_their_target(path):
 
 
 @pytest.mark.slow
+@pytest.mark.nvcc
 def test_cuda_compile_only_check_refuses_aten_through_a_namespace_alias(tiny_relu, sandbox, cpu_target):
     path = FOLDER / "gpu" / "L1__relu__cuda_namespace_alias.py"
     result = evaluate(tiny_relu, path.read_text(), GpuTarget(cpu_target.builder.cache), sandbox=sandbox)
