@@ -21,11 +21,11 @@ from __future__ import annotations
 import ctypes
 import os
 import platform
+import struct
 from typing import Any
 
-PR_SET_NO_NEW_PRIVS = 38
-SECCOMP_SET_MODE_FILTER = 1
-SECCOMP_FILTER_FLAG_TSYNC = 1
+from sandboxes import linux
+
 RET_ALLOW = 0x7FFF0000
 RET_KILL = 0x80000000  # SECCOMP_RET_KILL_PROCESS
 LD_ABS, JEQ, JGE, RET = 0x20, 0x15, 0x35, 0x06
@@ -33,13 +33,13 @@ F_SETOWN, F_SETOWN_EX, FIOSETOWN, SIOCSPGRP = 8, 15, 0x8901, 0x8902
 PRIO_PROCESS, IOPRIO_WHO_PROCESS = 0, 1
 
 ARCHES = {
-    "x86_64": {"audit": 0xC000003E, "seccomp": 317, "x32": True, "nr": {
+    "x86_64": {"audit": 0xC000003E, "x32": True, "nr": {
         "kill": 62, "tkill": 200, "tgkill": 234, "rt_sigqueueinfo": 129, "rt_tgsigqueueinfo": 297,
         "pidfd_send_signal": 424, "pidfd_getfd": 438, "ptrace": 101, "process_vm_readv": 310,
         "process_vm_writev": 311, "process_madvise": 440, "kcmp": 312, "migrate_pages": 256, "move_pages": 279,
         "fcntl": 72, "ioctl": 16, "setpriority": 141, "sched_setparam": 142, "sched_setscheduler": 144,
         "sched_setattr": 314, "prlimit64": 302, "ioprio_set": 251}},
-    "aarch64": {"audit": 0xC00000B7, "seccomp": 277, "x32": False, "nr": {
+    "aarch64": {"audit": 0xC00000B7, "x32": False, "nr": {
         "kill": 129, "tkill": 130, "tgkill": 131, "rt_sigqueueinfo": 138, "rt_tgsigqueueinfo": 240,
         "pidfd_send_signal": 424, "pidfd_getfd": 438, "ptrace": 117, "process_vm_readv": 270,
         "process_vm_writev": 271, "process_madvise": 440, "kcmp": 272, "migrate_pages": 238, "move_pages": 239,
@@ -55,14 +55,6 @@ SELF_ONLY = {  # syscall: (argument holding the pid, 0 also means "myself", requ
     "setpriority": (1, True, PRIO_PROCESS), "ioprio_set": (1, True, IOPRIO_WHO_PROCESS),
 }
 DENIED_COMMANDS = {"fcntl": (F_SETOWN, F_SETOWN_EX), "ioctl": (FIOSETOWN, SIOCSPGRP)}
-
-
-class _Insn(ctypes.Structure):
-    _fields_ = [("code", ctypes.c_ushort), ("jt", ctypes.c_ubyte), ("jf", ctypes.c_ubyte), ("k", ctypes.c_uint)]
-
-
-class _Prog(ctypes.Structure):
-    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(_Insn))]
 
 
 def _arg(index: int) -> int:
@@ -112,7 +104,8 @@ def assemble(code: list) -> list[tuple[int, int, int, int]]:
     return out
 
 
-def _drop_capabilities(libc: ctypes.CDLL) -> None:
+def _drop_capabilities() -> None:
+    libc = ctypes.CDLL(None, use_errno=True)
     header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
     data = (ctypes.c_uint32 * 6)()
     if libc.capset(header, data) != 0:
@@ -120,19 +113,17 @@ def _drop_capabilities(libc: ctypes.CDLL) -> None:
 
 
 def confine() -> dict[str, Any]:
-    """Confine this process (see the module docstring); what applied, for the verdict's evidence."""
+    """Confine this process (see the module docstring); what applied, for the verdict's evidence. It must
+    still have one thread (a filter installed here covers the calling thread and what it starts later)."""
     arch = ARCHES.get(platform.machine())
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.syscall.restype = ctypes.c_long
-    _drop_capabilities(libc)
-    if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
-        raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS)")
+    threads = len(os.listdir("/proc/self/task"))
+    if threads != 1:
+        raise OSError(0, f"confine() needs a single-threaded process, this one has {threads} threads")
+    _drop_capabilities()
+    linux.set_no_new_privs()
     if arch is None:
         return {"capabilities": "dropped", "seccomp": f"not applied: no syscall table for {platform.machine()}"}
-    insns = assemble(program(arch, os.getpid()))
-    array = (_Insn * len(insns))(*[_Insn(op, jt, jf, k) for op, jt, jf, k in insns])
-    prog = _Prog(len(insns), array)
-    if libc.syscall(arch["seccomp"], SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, ctypes.byref(prog)) != 0:
-        raise OSError(ctypes.get_errno(), "seccomp(SECCOMP_SET_MODE_FILTER)")
+    code = assemble(program(arch, os.getpid()))
+    linux.set_seccomp_filter(b"".join(struct.pack("=HBBI", op, jt, jf, k) for op, jt, jf, k in code))
     return {"capabilities": "dropped", "seccomp": "signalling, tracing or re-prioritising another process kills "
                                                   "the worker"}

@@ -213,8 +213,8 @@ def run_worker(role: str, sock: socket.socket) -> int:
         start = channel.receive()
         if start.get("cmd") != "start":
             return 0
+        confinement = _confine() if role == "solution" else {}  # before anything could start a thread
         torch.set_num_threads(int(start["config"].get("threads", 1)))
-        confinement = _confine() if role == "solution" else {}
         Worker(role, channel, start).load(confinement)
     except ChannelClosed:
         return 0
