@@ -55,7 +55,8 @@ def _geomean(values: Sequence[float | None]) -> float | None:
 
 def plot_curves(names: Sequence[str], per_task: Sequence[dict[str, list[Any]]], overall: dict[str, list[Any]],
                 path: Path, title: str, simulated: bool) -> Path:
-    """Save a two-panel PNG: correctness, then the best speedups (one thin line per task, the means bold)."""
+    """Save a two-panel PNG: correctness, then the best speedups (one thin line per task, the means bold;
+    1.0 marked: no faster than the baseline)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -64,7 +65,7 @@ def plot_curves(names: Sequence[str], per_task: Sequence[dict[str, list[Any]]], 
 
     length = len(overall["correctness"])
     x = list(range(1, length + 1))
-    figure, (top, bottom) = plt.subplots(2, 1, figsize=(7, 6.5), sharex=True, height_ratios=(1, 1.6))
+    figure, (top, bottom) = plt.subplots(2, 1, figsize=(7, 7), sharex=True, height_ratios=(1, 1.6))
     top.step(x, overall["correctness"], where="post", color="tab:green", linewidth=2)
     top.set_ylabel("correct (fraction)")
     top.set_ylim(-0.02, 1.05)
@@ -77,12 +78,12 @@ def plot_curves(names: Sequence[str], per_task: Sequence[dict[str, list[Any]]], 
                 label=f"over the eager baseline{label}, geomean")
     bottom.step(x, _nan(overall["speedup_over_first_draft"]), where="post", color="tab:orange", linewidth=2.2,
                 linestyle="--", label="over the first correct draft, geomean")
-    bottom.set_yscale("log")
-    bottom.set_ylabel("best speedup so far")
+    bottom.axhline(1.0, color="0.3", linewidth=0.8)
+    bottom.set_ylabel("best speedup so far (x)")
     bottom.set_xlabel("attempt")
     bottom.xaxis.set_major_locator(MaxNLocator(integer=True))
-    bottom.legend(loc="upper left", fontsize=8, title=f"thin lines: each of {len(names)} tasks, over eager",
-                  title_fontsize=8)
+    bottom.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize=8, frameon=False,
+                  title=f"thin grey lines: each of the {len(names)} tasks, over the eager baseline", title_fontsize=8)
     for axes in (top, bottom):
         axes.grid(alpha=0.3, which="both")
     figure.tight_layout()

@@ -124,3 +124,36 @@ def test_fewer_tasks_than_workers_fill_the_idle_worker_with_the_next_refinement(
     # the draft alone, then both refinements of it at once: two rounds, not three
     assert len([e for e in run.events("node.end") if e["node"] == "learn"]) == 2
     assert len(run.events("evokernel.verified")) == 3
+
+
+class Shown:
+    """Records what the run's progress display is told."""
+
+    def __init__(self):
+        self.updates = []
+
+    def update(self, **values):
+        self.updates.append(values)
+
+
+def test_progress_counts_attempts_and_expects_the_policy_to_stop_early(tmp_path):
+    from agents.evokernel.context import Deps
+    from agents.evokernel.graph import EvoKernelAgent
+    from agents.evokernel.state import REFINE, new_task_state
+
+    kernels = load_tasks("builtin:L1:relu,softmax")
+    config = EvoKernelConfig(tasks="builtin:L1:relu,softmax", budget=30, offline_patience=4)
+    run = Run.create(AGENT_NAME, config, tmp_path / "runs")
+    shown = Shown()
+    agent = EvoKernelAgent(run, config, kernels, env=None, deps=Deps(config, None, policy=object()), model=None,
+                           progress=shown)
+    fresh = new_task_state(kernels[0], "evokernel")
+    refining = {**new_task_state(kernels[1], "evokernel"), "stage": REFINE, "attempts": 6, "best_attempt": 4,
+                "first_feasible_attempt": 1}
+    agent.show_progress({fresh["name"]: fresh, refining["name"]: refining})
+    # a draft and its 4 refinements, plus 2 refinements left of the patience: not 30 x 2
+    assert shown.updates[-1]["step"] == 6 and shown.updates[-1]["total"] == 6 + 5 + 2
+    assert shown.updates[-1]["best"] == "1/2 correct, 0 done"
+    agent._attempt_done(fresh["name"], {"verdict": {"feasible": True}})  # an attempt finished mid-round
+    assert shown.updates[-1]["step"] == 7 and shown.updates[-1]["best"] == "2/2 correct, 0 done"
+    agent.close()
