@@ -11,7 +11,6 @@ from benchmarks.kernels.verifier.eager import EAGER, LABEL as EAGER_LABEL, eager
 from benchmarks.kernels.verifier.harness import EvalConfig
 from benchmarks.kernels.plot import speedup_plot
 from benchmarks.kernels.verifier.runner.persistent import VerifierPool
-from benchmarks.kernels.kernelbench import ShapeScaling
 from benchmarks.kernels.suite import Matching, build_report, default_jobs, pair_solutions, run_pairs, solutions_dir
 from benchmarks.kernels.tasks import load_tasks
 from benchmarks.kernels.throughput import measure_throughput
@@ -56,6 +55,7 @@ def bench_kernels(
     *, output: Output,
 ) -> None:
     """Verify and time kernel solutions; rows task, status, correct, reason, speedup, runtime_ms, reference_ms."""
+    from benchmarks.kernels.kernelbench import ShapeScaling  # imports torch: only when the command runs
     from sandboxes.select import get_sandbox
 
     chosen = get_target(target)

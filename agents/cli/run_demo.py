@@ -20,10 +20,10 @@ register_agent("demo", "agents.demo.graph:execute")
 @with_run_options
 def demo(question: Annotated[Optional[str], typer.Option(help="The arithmetic question to answer.")] = None,
          step_delay: Annotated[Optional[float], typer.Option(
-             "--step-delay", help="Seconds each node waits first (to watch or interrupt a run).")] = None,
+             "--step-delay", min=0, help="Seconds each node waits first (to watch or interrupt a run).")] = None,
          *, options: RunOptions, output: Output) -> None:
     """Answer an arithmetic question with one model call and one calculator call (offline without a model)."""
-    from agents.demo.graph import DemoConfig
+    from agents.demo.config import DemoConfig
 
     config = load_config(DemoConfig, "demo", {"question": question, "step_delay_s": step_delay})
     run, report = launch("demo", config, options)

@@ -11,9 +11,9 @@ from langgraph.graph import StateGraph
 
 from benchmarks.report import Report
 from sandboxes.errors import UserError
-from sandboxes.settings import Config
 
 from agents.demo.calculator import CALCULATOR_TOOL, calculate, parse_expression
+from agents.demo.config import DemoConfig
 from agents.runtime.graph import linear_graph, run_graph
 from agents.runtime.models.base import ChatModel
 from agents.runtime.models.parsing import complete_parsed
@@ -24,15 +24,6 @@ OFFLINE_POLICY = "offline policy: expression extracted from the question"
 SYSTEM_PROMPT = ("You answer arithmetic questions. Call the calculator tool with the expression to evaluate, "
                  "or reply with only the expression.")
 EXPRESSION_PATTERN = re.compile(r"[-+*/%().\d\s]*\d[-+*/%().\d\s]*")
-
-
-class DemoConfig(Config):
-    """Settings of the demo agent ([demo] in agentkiln.toml, ``AGENT_DEMO_*`` in the environment)."""
-
-    question: str = "What is 17 * 23 + 4?"
-    """The arithmetic question to answer."""
-    step_delay_s: float = 0.0
-    """Seconds each node waits before working (to watch progress, or to interrupt a run mid-way)."""
 
 
 class DemoState(TypedDict, total=False):

@@ -52,6 +52,7 @@ def test_debug_shows_the_traceback(agent_cli):
 @pytest.mark.parametrize("argv, fragment", [
     (("run", "demo", "--max-calls", "-1"), "Invalid value for '--max-calls'"),
     (("run", "demo", "--max-cost-usd", "-0.5"), "Invalid value for '--max-cost-usd'"),
+    (("run", "demo", "--step-delay", "-1"), "Invalid value for '--step-delay'"),
     (("run", "compress", "--steps", "prune:0.5,quant:-4"), "bad step 'quant:-4': quant takes a whole number of bits"),
     (("run", "compress", "--steps", "lowrank:1.5"), "lowrank takes a kept-parameter ratio in (0, 1]"),
     (("run", "evokernel", "--target", "tpu", "--model", "offline"), "unknown target 'tpu'"),
@@ -83,8 +84,8 @@ def test_a_memory_file_that_is_not_one_is_one_line_and_creates_no_run(agent_cli,
     assert list_run_ids() == [] and (tmp_path / "notes.sqlite").read_text().startswith("shopping list")
 
 
-def test_an_unknown_provider_is_refused_without_importing_litellm(modules_loaded_by):
+def test_an_unknown_provider_is_refused_without_importing_litellm_langgraph_or_torch(modules_loaded_by):
     statements = ("import contextlib, io\nfrom agents.cli.app import main\n"
                   "with contextlib.redirect_stderr(io.StringIO()), contextlib.suppress(SystemExit):\n"
                   "    main(['run', 'demo', '--model', 'madeup/model-x'])")
-    assert modules_loaded_by(statements, ("litellm",)) == []
+    assert modules_loaded_by(statements, ("litellm", "langgraph", "torch")) == []  # each takes seconds to import
