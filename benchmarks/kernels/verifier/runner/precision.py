@@ -16,7 +16,7 @@ deliberately downgraded variants (see ``agent bench verifier --precision``).
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, Callable
 
 import torch
 
@@ -31,8 +31,10 @@ FLOOR = 256.0
 class PrecisionCheck:
     """Float64 reference, per-trial errors, and the bound the timed calls must keep."""
 
-    def __init__(self, reference: Any, enabled: bool) -> None:
+    def __init__(self, reference: Any, enabled: bool, to_device: Callable[[Any], Any] = lambda value: value) -> None:
         self.reference64, self.skipped = None, "" if enabled else "turned off"
+        self.to_device = to_device
+        """Moves the float64 inputs to the reference's device (the target hooks' ``to_device``)."""
         if enabled:
             try:
                 self.reference64 = copy.deepcopy(reference).double()
@@ -82,7 +84,8 @@ class PrecisionCheck:
                 "bound_eps": round(self.bound(max(self.reference_errors)) / self.eps, 3)}
 
     def _float64(self, inputs: list[Any]) -> torch.Tensor | None:
-        wide = [x.double() if isinstance(x, torch.Tensor) and x.is_floating_point() else x for x in inputs]
+        wide = self.to_device([x.double() if isinstance(x, torch.Tensor) and x.is_floating_point() else x
+                               for x in inputs])
         previous = torch.get_default_dtype()
         torch.set_default_dtype(torch.float64)
         try:

@@ -77,7 +77,7 @@ class Runner:
         self.hooks = importlib.import_module(config["hooks"]).HOOKS
         self.reference = self.task.Model(*init_inputs).to(self.hooks.device)
         legacy = config.get("timing_checks") == "legacy_sampled"
-        precision = PrecisionCheck(self.reference, enabled=not legacy)
+        precision = PrecisionCheck(self.reference, not legacy, self.hooks.to_device)
         self.checks = OutputChecks(self.task, precision, "off" if legacy else config.get("tripwire", "refuse"),
                                    self.flags)
 

@@ -1,8 +1,8 @@
-"""Only a verdict signed with this run's nonce counts."""
+"""Only a verdict signed with this run's nonce counts, from a runner that exited cleanly, about this request."""
 
 import json
 
-from benchmarks.kernels.verifier.runner.launch import EvalConfig, parse_verdict
+from benchmarks.kernels.verifier.runner.launch import EvalConfig, parse_verdict, request_digest
 from benchmarks.kernels.verifier.runner.signing import sign
 from sandboxes.base import RunResult
 
@@ -41,3 +41,29 @@ def test_a_runner_the_sandbox_could_not_start_is_a_sandbox_error_not_a_crash():
     assert parse_verdict(lost, "n", config) == {"status": "sandbox_error", "stage": "sandbox",
                                                "reason": "the container runner died"}
     assert parse_verdict(RunResult(127, "started, then exited 127", ""), "n", config)["status"] == "crashed"
+
+
+def test_a_verdict_from_a_runner_that_did_not_exit_cleanly_is_not_believed():
+    config = EvalConfig(timeout_s=7)
+    good = line("n", {"status": "correct", "request": "r1"})
+    for run, how in ((RunResult(137, good, ""), "killed by signal 9"), (RunResult(1, good, ""), "exited with code 1"),
+                     (RunResult(0, good, "", timed_out=True), "wall-clock limit"),
+                     (RunResult(0, good, "", oom_killed=True), "killed for memory")):
+        verdict = parse_verdict(run, "n", config, "r1")
+        assert (verdict["status"], verdict["stage"]) == ("crashed", "verdict") and how in verdict["reason"]
+    assert parse_verdict(RunResult(0, good, ""), "n", config, "r1")["status"] == "correct"
+
+
+def test_a_signed_verdict_about_another_request_is_not_believed():
+    verdict = parse_verdict(RunResult(0, line("n", {"status": "correct", "request": "r2"}), ""), "n", EvalConfig(), "r1")
+    assert verdict["status"] == "crashed" and "another request" in verdict["reason"]
+
+
+def test_the_signature_covers_every_byte_of_the_verdict():
+    text = line("n", {"status": "incorrect", "reason": "trial 1"})
+    tampered = text.replace('"incorrect"', '"correct"  ')
+    assert parse_verdict(RunResult(0, tampered, ""), "n", EvalConfig())["status"] == "crashed"
+
+
+def test_the_request_digest_names_task_and_solution():
+    assert request_digest("task", "a") != request_digest("task", "b") == request_digest("task", "b")

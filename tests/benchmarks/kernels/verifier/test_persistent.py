@@ -3,10 +3,15 @@
 Runtime defences are tested with the static checks off (they would refuse these files before any run).
 """
 
+import json
+
 import pytest
 
-from benchmarks.kernels.verifier.harness import evaluate
-from benchmarks.kernels.verifier.runner.persistent import PersistentRunner, VerifierPool
+from benchmarks.kernels.verifier.harness import EvalConfig, evaluate
+from benchmarks.kernels.verifier.runner.launch import parse_verdict
+from benchmarks.kernels.verifier.runner.persistent import PersistentRunner, VerifierPool, _Server
+from benchmarks.kernels.verifier.runner.signing import sign
+from sandboxes.process import ProcessExited
 from benchmarks.kernels.suite import solutions_dir
 
 GOOD = '''
@@ -220,3 +225,61 @@ def test_the_same_defences_hold_in_docker(tiny_relu, cpu_target, unchecked):
         statuses = [verify(s, tiny_relu, cpu_target, box, unchecked, runner).status.value for s in sources]
         assert statuses == ["correct", "correct", "incorrect", "rejected", "correct"]
         assert runner.servers_started == 1, runner.retired  # the kill was refused: the server lived on
+
+
+class ScriptedServer:
+    """Stands in for a server's process: answers with the given lines, then exits with ``code``."""
+
+    def __init__(self, lines, code=None):
+        self.lines, self.code, self.closed = list(lines), code, False
+
+    def write(self, data):
+        pass
+
+    def read_line(self, timeout_s):
+        if not self.lines:
+            raise ProcessExited("the sandboxed process closed its output")
+        return self.lines.pop(0).encode()
+
+    def oom_kills(self):
+        return 0
+
+    def wait(self, timeout_s=None):
+        return self.code
+
+    def kill(self):
+        self.code = 137 if self.code is None else self.code
+
+    @property
+    def returncode(self):
+        return self.code
+
+    def stderr_tail(self):
+        return ""
+
+    def close(self):
+        self.closed = True
+
+
+def exchange(lines, code=None):
+    runner, config = PersistentRunner(), EvalConfig(timeout_s=5.0)
+    request = {"nonce": "n1", "config": {"request": "r"}}
+    record = runner._exchange(_Server(ScriptedServer(lines, code), "key"), request, config)
+    return parse_verdict(record, "n1", config, "r")
+
+
+def signed(payload):
+    text = json.dumps(payload)
+    return f"AKRESULT {sign('n1', text)} {text}"
+
+
+def test_the_host_reads_on_to_akready_and_a_second_signed_verdict_means_tampering():
+    forged = signed({"status": "correct", "request": "r"})
+    real = signed({"status": "incorrect", "request": "r"})
+    assert exchange([real, "AKREADY"])["status"] == "incorrect"
+    assert exchange([forged, real, "AKREADY"])["status"] == "rejected"
+
+
+def test_a_server_that_dies_after_its_verdict_instead_of_saying_akready_is_not_believed():
+    verdict = exchange([signed({"status": "correct", "request": "r"})], code=137)
+    assert verdict["status"] == "crashed" and "killed by signal 9" in verdict["reason"]
