@@ -85,12 +85,26 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _interrupted(run_id: str | None) -> None:
-    """One line for Ctrl-C (naming the command that continues the run, when there is one) and exit 130."""
-    if run_id:
+    """One line for Ctrl-C (naming the command that continues the run, when it can be resumed) and exit 130."""
+    if run_id and _resumable(run_id):
         print(f"interrupted: run {run_id} is saved; continue it with: agent runs resume {run_id}", file=sys.stderr)
+    elif run_id:
+        print(f"interrupted: run {run_id} is marked interrupted; a benchmark does not resume, run it again",
+              file=sys.stderr)
     else:
         print("interrupted", file=sys.stderr)
     sys.exit(INTERRUPTED)
+
+
+def _resumable(run_id: str) -> bool:
+    """Whether ``agent runs resume`` can continue the run (its agent is registered)."""
+    from agents.runtime.registry import registered_agents
+    from agents.runtime.run import Run
+
+    try:
+        return Run.open(run_id).agent in registered_agents()
+    except UserError:
+        return False
 
 
 def _one_line(error: Exception) -> str:

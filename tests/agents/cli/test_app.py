@@ -70,3 +70,19 @@ def test_version_help_and_shell_completion(agent_cli):
                                 env={**os.environ, "_AGENT_COMPLETE": "complete_bash", "COMP_WORDS": "agent ru",
                                      "COMP_CWORD": "1"})
     assert completion.stdout.split() == ["run", "runs"]
+
+
+def test_ctrl_c_in_a_benchmark_does_not_offer_a_resume_it_cannot_do(agent_cli, monkeypatch):
+    def measured_until_sigint(*args, **kwargs):
+        signal.raise_signal(signal.SIGINT)  # a real SIGINT, delivered to this process while it measures
+
+    monkeypatch.setattr("numerics.sparse.storage.density_table", measured_until_sigint)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # as on a terminal (CI may ignore it)
+    try:
+        result = agent_cli("bench", "macko", "--rows", "64", "--cols", "64", "--densities", "0.5")
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    run = Run.open("last")
+    assert result.code == 130 and run.status == "interrupted"
+    assert result.err.strip().splitlines()[-1] == (f"interrupted: run {run.id} is marked interrupted; a benchmark "
+                                                   "does not resume, run it again")
