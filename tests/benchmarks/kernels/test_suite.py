@@ -13,7 +13,9 @@ from sandboxes.targets.cpu import CpuTarget
 
 def test_builtin_sets_and_folders():
     assert solutions_dir("builtin:reference", "cpu").name == "cpu"
-    assert solutions_dir("builtin:adversarial", "gpu").name == "adversarial"
+    assert solutions_dir("builtin:adversarial", "cpu").name == "adversarial"
+    assert solutions_dir("builtin:adversarial", "gpu").name == "gpu"  # the Triton and CUDA hacks
+    assert solutions_dir("builtin:accepted", "npu").parent.name == "accepted"
     with pytest.raises(UserError, match="unknown solution set"):
         solutions_dir("builtin:nope", "cpu")
     with pytest.raises(UserError, match="no reference solutions for target tpu"):
