@@ -93,16 +93,16 @@ def scale_source(source: str, factor: float, skip: frozenset[str] = frozenset())
     """The source with every size constant of ``get_inputs()`` (except ``skip``) times ``factor``."""
     tree = ast.parse(source)
     assignments = _module_assignments(tree)
-    edits: list[tuple[ast.expr, str]] = []
+    edits: dict[int, tuple[ast.expr, str]] = {}
     changes: dict[str, tuple[int, int]] = {}
     for name in sorted((size_names(tree) | size_partners(tree)) - skip):
         for node, label in _literal_sizes(assignments[name], name):
             old = _literal_int(node)
             new = scaled_size(old, factor)
             if new != old:
-                edits.append((node, str(new)))
+                edits[id(node)] = (node, str(new))  # ``height = width = 128``: one value, one edit
                 changes[label] = (old, new)
-    return Scaled(_apply(source, edits), changes, factor)
+    return Scaled(_apply(source, list(edits.values())), changes, factor)
 
 
 def scaled_size(value: int, factor: float) -> int:

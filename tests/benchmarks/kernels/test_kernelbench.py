@@ -83,6 +83,33 @@ def test_a_scaling_that_breaks_the_model_falls_back_to_the_constants_it_can_chan
     assert kept["features"] == 64 and kept["num_groups"] == 16 and kept["batch_size"] == 8
 
 
+SQUARE_IMAGES = """import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def __init__(self):
+        super(Model, self).__init__()
+
+    def forward(self, x):
+        return x * 2
+
+batch_size = 16
+height = width = 128
+
+def get_inputs():
+    return [torch.rand(batch_size, 3, height, width)]
+
+def get_init_inputs():
+    return []
+"""
+
+
+def test_a_value_assigned_to_several_names_is_rewritten_once():
+    scaled = scale_source(SQUARE_IMAGES, 0.25)
+    assert "height = width = 32\n" in scaled.source and "batch_size = 4\n" in scaled.source
+    assert scaled.changes == {"batch_size": (16, 4), "height": (128, 32), "width": (128, 32)}
+
+
 def test_scaled_size_keeps_powers_of_two_and_irregular_sizes():
     assert [scaled_size(v, 0.1) for v in (4096, 393216, 64, 4095, 8205, 3, 16)] == [416, 39328, 8, 410, 821, 1, 2]
 
