@@ -41,6 +41,7 @@ COMMAND_MODULES = [
     "agents.cli.bench_quant",
     "agents.cli.bench_qmemory",
     "agents.cli.bench_verifier",
+    "agents.cli.otel_cmd",
 ]
 
 

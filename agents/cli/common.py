@@ -33,8 +33,13 @@ MaxTokensOption = Annotated[Optional[int], typer.Option(
 MaxCallsOption = Annotated[Optional[int], typer.Option(
     "--max-calls", min=0, help="Stop cleanly once this many model calls were made (exit code 3).")]
 
+OtelOption = Annotated[Optional[str], typer.Option(
+    "--otel", help="Export the run as an OpenTelemetry trace to this OTLP/HTTP receiver (http://host:4318). "
+                   "Default: the standard OTEL_EXPORTER_OTLP_* variables, when set.")]
+
 RUN_FLAGS = {"model": ModelOption, "api_base": ApiBaseOption, "record": RecordOption, "cache": CacheOption,
-             "max_cost_usd": MaxCostOption, "max_tokens": MaxTokensOption, "max_calls": MaxCallsOption}
+             "max_cost_usd": MaxCostOption, "max_tokens": MaxTokensOption, "max_calls": MaxCallsOption,
+             "otel": OtelOption}
 
 
 def with_run_options(command: Callable[..., Any]) -> Callable[..., Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any, Callable, Sequence
 
@@ -9,6 +10,8 @@ from agents.runtime.interrupts import NO_ANSWER, RunPaused, snapshot_interrupts
 from agents.runtime.run import Run
 
 DEFAULT_RECURSION_LIMIT = 10_000
+GRAPH_FILE = "graph.json"
+"""The compiled graph's shape in a run directory: node ids, edges and Mermaid text."""
 
 
 def linear_graph(state: type, nodes: Sequence[tuple[str, Callable[[Any], Any]]]) -> Any:
@@ -42,6 +45,7 @@ def run_graph(builder: Any, run: Run, initial_state: dict[str, Any], *, progress
     at once instead of waiting behind nodes still queued (limit the real work inside the nodes).
     """
     graph = builder.compile(checkpointer=run.checkpointer())
+    save_graph_shape(graph, run)
     config: dict[str, Any] = {"configurable": {"thread_id": run.id}, "recursion_limit": recursion_limit}
     if max_concurrency is not None:
         config["max_concurrency"] = max_concurrency
@@ -61,6 +65,24 @@ def run_graph(builder: Any, run: Run, initial_state: dict[str, Any], *, progress
         raise RunPaused(run.id, values)
     run.emit("graph.end", steps=tracker.finished)
     return dict(final.values)
+
+
+def save_graph_shape(graph: Any, run: Run) -> None:
+    """Write the compiled graph's nodes, edges and Mermaid text to ``graph.json`` in the run (once): what the
+    dashboard draws. A graph LangGraph cannot describe is noted in an event instead."""
+    path = run.dir / GRAPH_FILE
+    if path.exists():
+        return
+    try:
+        drawable = graph.get_graph()
+        shape = {"nodes": [node.id for node in drawable.nodes.values()],
+                 "edges": [{"source": edge.source, "target": edge.target, "conditional": edge.conditional}
+                           for edge in drawable.edges],
+                 "mermaid": drawable.draw_mermaid()}
+    except Exception as error:  # a shape is a convenience: never a reason to fail the run
+        run.emit("graph.shape_unavailable", error=f"{type(error).__name__}: {error}")
+        return
+    path.write_text(json.dumps(shape, indent=1) + "\n")
 
 
 def _graph_input(run: Run, snapshot: Any, initial_state: dict[str, Any], answer: Any) -> Any:

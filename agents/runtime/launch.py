@@ -5,9 +5,10 @@ from __future__ import annotations
 import sys
 from typing import Any, Callable
 
-from pydantic import BaseModel, NonNegativeFloat, NonNegativeInt
+from pydantic import BaseModel, NonNegativeFloat, NonNegativeInt, field_validator
 
 from benchmarks.report import Report
+from sandboxes.errors import UserError
 from sandboxes.settings import Config
 
 from agents.runtime.budget import Budget, BudgetExceeded
@@ -36,6 +37,21 @@ class RunOptions(Config):
     """Stop the run cleanly once this many tokens are used."""
     max_calls: NonNegativeInt | None = None
     """Stop the run cleanly once this many model calls were made."""
+    otel: str | None = None
+    """OTLP/HTTP receiver to export the run's trace to (http://host:4318); None = the standard
+    OTEL_EXPORTER_OTLP_* variables, if set."""
+
+    @field_validator("otel")
+    @classmethod
+    def _an_otlp_url(cls, value: str | None) -> str | None:
+        if value is not None:
+            from agents.runtime.otel import traces_url
+
+            try:
+                traces_url(value)
+            except UserError as error:
+                raise ValueError(str(error)) from None
+        return value
 
     def budget(self) -> Budget:
         return Budget(max_cost_usd=self.max_cost_usd, max_tokens=self.max_tokens, max_calls=self.max_calls)

@@ -139,10 +139,14 @@ class Run:
         _write_atomic(self.dir / CONFIG_FILE, json.dumps(self.meta, indent=2) + "\n")
 
     def emit(self, kind: str, **fields: Any) -> dict[str, Any]:
-        """Append one event to ``events.jsonl`` (``seq`` and ``ts`` are added)."""
+        """Append one event to ``events.jsonl`` (``seq`` and ``ts`` are added, and ``node_task``: the LangGraph task
+        id of the graph node it was emitted in, when it was emitted in one)."""
+        node_task = _current_node_task()
         with self._lock:
             self._seq += 1
             event = {"seq": self._seq, "ts": round(time.time(), 6), "kind": kind, **fields}
+            if node_task and "node_task" not in event:
+                event["node_task"] = node_task
             line = json.dumps(event, default=str)
             with self.events_path.open("a") as stream:
                 stream.write(line + "\n")
@@ -157,7 +161,8 @@ class Run:
 
     @contextlib.contextmanager
     def active(self) -> Iterator["Run"]:
-        """Route ``sandboxes.telemetry.emit`` into this run and track its status."""
+        """Route ``sandboxes.telemetry.emit`` into this run and track its status; at the end, export this segment
+        as an OpenTelemetry trace when one is configured (``agents.runtime.otel``)."""
         self.set_status("running")
         self.emit("run.start", agent=self.agent, pid=os.getpid())
         try:
@@ -177,6 +182,10 @@ class Run:
             raise
         else:
             self._finish("finished", "")
+        finally:
+            from agents.runtime.otel import export_finished_segment
+
+            export_finished_segment(self)
 
     def _finish(self, status: str, reason: str, **extra: Any) -> None:
         self.emit("run.end", status=status, reason=reason, **self.totals.as_dict())
@@ -238,6 +247,18 @@ class Run:
         if self._saver is not None:
             self._saver.conn.close()
             self._saver = None
+
+
+def _current_node_task() -> str | None:
+    """The LangGraph task id of the node this thread runs in (None outside a node, or without LangGraph loaded)."""
+    config_module = sys.modules.get("langgraph.config")
+    if config_module is None:
+        return None
+    try:
+        namespace = config_module.get_config().get("configurable", {}).get("checkpoint_ns", "")
+    except RuntimeError:  # not inside a runnable
+        return None
+    return namespace.partition("|")[0].partition(":")[2] or None  # the top-level node's task (node.start's ``task``)
 
 
 def _write_atomic(path: Path, text: str) -> None:

@@ -1,3 +1,4 @@
+import json
 import operator
 from typing import Annotated, TypedDict
 
@@ -6,7 +7,7 @@ from langgraph.graph import StateGraph
 
 from sandboxes import telemetry
 
-from agents.runtime.graph import linear_graph, run_graph
+from agents.runtime.graph import GRAPH_FILE, linear_graph, run_graph
 from agents.runtime.run import Run
 
 
@@ -65,3 +66,17 @@ def test_a_finished_graph_is_not_run_again():
     state = run_graph(three_steps(calls), Run.open(run.id), {"value": 0, "trail": []})
     assert calls == ["one", "two", "three"] and state["value"] == 3
     assert len(run.events("graph.already_done")) == 1
+
+
+def test_events_from_inside_a_node_name_its_task_and_the_compiled_graph_is_saved():
+    run, calls = Run.create("g", {}), []
+    with run.active():
+        run_graph(three_steps(calls), run, {"value": 0, "trail": []})
+    starts = {e["node"]: e["task"] for e in run.events("node.start")}
+    inside = run.events("inside.node")
+    assert [e["node_task"] for e in inside] == [starts[e["node"]] for e in inside]
+    assert "node_task" not in run.events("node.start")[0], "the runtime's own events are emitted outside nodes"
+    shape = json.loads((run.dir / GRAPH_FILE).read_text())
+    assert shape["nodes"] == ["__start__", "one", "two", "three", "__end__"]
+    assert {"source": "two", "target": "three", "conditional": False} in shape["edges"]
+    assert "one --> two" in shape["mermaid"]
