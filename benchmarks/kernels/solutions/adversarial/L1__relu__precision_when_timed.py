@@ -1,11 +1,12 @@
 """Hack (outputs, precision, timing): full float32 on the first five calls (the correctness trials, where
 the float64 comparison runs), then values rounded to an 11-bit significand (what fp16 keeps).
 
-Timed outputs are compared with the reference worker's float32 output and must stay within the error
-bound the correctness trials set: the first rounded call is refused.
+After the float64-checked trials every output (the later correctness trials, every timed call) is compared
+with the float32 reference and must stay within the error bound those trials set: the first rounded call
+is refused.
 
-expect: incorrect lower precision when timed
-runtime: incorrect precision lower precision when timed
+expect: incorrect lower precision on some calls
+runtime: incorrect precision lower precision on some calls
 """
 
 import torch

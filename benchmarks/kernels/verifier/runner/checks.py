@@ -57,18 +57,19 @@ class OutputChecks:
 
     def precise_trial(self, batch: Batch, expected: torch.Tensor, output: Output, what: str) -> None:
         """The float64 precision check of a correctness trial."""
-        problem = self.precision.trial(batch.fresh_inputs(), expected, output.tensor)
+        problem = self.precision.trial(batch.values, expected, output.tensor)
         if problem:
             raise Verdict("incorrect", f"{what}: {problem}", stage="precision")
 
-    def precise_timed(self, comparison: Comparison, what: str) -> None:
-        """The precision bound of a timed call (its error against the reference worker's float32 output)."""
+    def precise_later(self, comparison: Comparison, what: str) -> None:
+        """After the float64 trials: the output's error against the float32 reference must stay within the
+        bound those trials set (every later correctness trial and every timed call)."""
         bound = self.precision.timed_bound()
         if bound is not None and comparison.relative_error() > bound:
             eps = self.precision.eps
             raise Verdict("incorrect", f"{what}: relative error {comparison.relative_error() / eps:.3g} eps against "
-                                       f"the reference, above the {bound / eps:.3g} eps its correctness trials allow: "
-                                       "the kernel computes in lower precision when timed", stage="precision")
+                                       f"the reference, above the {bound / eps:.3g} eps its float64-checked trials "
+                                       "allow: the kernel computes in lower precision on some calls", stage="precision")
 
     def _inputs_unchanged(self, side: Side, batch: Batch, what: str) -> None:
         changed = side.mutated(batch)

@@ -36,9 +36,7 @@ class Comparison:
     def relative_error(self) -> float:
         """error_sum / magnitude_sum (0 for an all-zero match; inf when the expected is all zero and the
         output is not)."""
-        if self.error_sum == 0.0:
-            return 0.0
-        return self.error_sum / self.magnitude_sum if self.magnitude_sum > 0 else float("inf")
+        return _ratio(self.error_sum, self.magnitude_sum)
 
 
 def tolerance(dtype: torch.dtype, task_module: Any = None) -> tuple[float, float]:
@@ -77,18 +75,23 @@ def compare(output: torch.Tensor, expected: torch.Tensor, atol: float, rtol: flo
     return Comparison(_describe(output, expected, bad, atol, rtol), float("inf"), magnitude)
 
 
-def relative_error(tensor: torch.Tensor, truth: torch.Tensor) -> float:
-    """sum |tensor - truth| / sum |truth| in float64, over the places where ``truth`` is finite (inf when
-    ``tensor`` is not finite there; 0 for an exact all-zero match)."""
-    flat, exact = tensor.reshape(-1), truth.reshape(-1)
-    error = magnitude = 0.0
+def relative_errors(truth: torch.Tensor, *tensors: torch.Tensor) -> list[float]:
+    """For each tensor, sum |tensor - truth| / sum |truth| in float64 over the places where ``truth`` is
+    finite (inf when the tensor is not finite there; 0 for an exact all-zero match), in one pass."""
+    exact, flats = truth.reshape(-1), [t.reshape(-1) for t in tensors]
+    errors, magnitude = [0.0] * len(tensors), 0.0
     for start in range(0, exact.numel(), CHUNK):
-        piece, true = flat[start:start + CHUNK].double(), exact[start:start + CHUNK].double()
-        if not bool(torch.isfinite(true).all()):
-            keep = torch.isfinite(true)
-            piece, true = piece[keep], true[keep]
-        error += float(torch.sub(piece, true).abs_().sum())
+        true = exact[start:start + CHUNK].double()
+        keep = None if bool(torch.isfinite(true).all()) else torch.isfinite(true)
+        true = true if keep is None else true[keep]
         magnitude += float(true.abs().sum())
+        for index, flat in enumerate(flats):
+            piece = flat[start:start + CHUNK].double()
+            errors[index] += float(torch.sub(piece if keep is None else piece[keep], true).abs_().sum())
+    return [_ratio(error, magnitude) for error in errors]
+
+
+def _ratio(error: float, magnitude: float) -> float:
     if error != error:  # NaN where the truth is finite
         return float("inf")
     if error == 0.0:

@@ -1,14 +1,18 @@
-"""Input regions: a worker's inputs live in shared memory that the trusted runner can read back itself.
+"""Shared regions: a worker's inputs (and its output) live in memory the trusted runner reads itself.
 
-The runner packs each call's fresh inputs into a private buffer, copies that into a memfd region that it
+The runner keeps each call's fresh inputs as it generated them, copies them into a memfd region that it
 shares with one worker (the descriptor travels over the worker's socket), and after the call compares
-the region with its private copy: the input-mutation check needs nothing the worker reports. Tensors
-keep their strides when they are dense (e.g. a transposed input); other layouts are packed contiguous.
-Non-tensor inputs (ints, floats, bools, strings) travel in the layout as JSON values.
+the region with its own tensors bit for bit: the input-mutation check needs nothing the worker reports.
+The worker copies its output into a second region, read by the runner without a copy through the
+socket. The runner creates, sizes and seals both (no shrinking or growing), so a worker cannot make
+the runner's mappings fault. Tensors keep their strides when they are dense (e.g. a transposed input);
+other layouts are laid out contiguous. Non-tensor inputs (ints, floats, bools, strings) travel in the
+layout as JSON values.
 """
 
 from __future__ import annotations
 
+import fcntl
 import mmap
 import os
 from typing import Any
@@ -51,27 +55,36 @@ def views(buffer: torch.Tensor, slots: list[dict[str, Any]]) -> list[Any]:
     return out
 
 
-def pack(inputs: list[Any], slots: list[dict[str, Any]], nbytes: int) -> torch.Tensor:
-    """A private buffer holding ``inputs`` in the layout ``slots`` (padding zeroed)."""
-    buffer = torch.zeros(nbytes, dtype=torch.uint8)
+def write(buffer: torch.Tensor, slots: list[dict[str, Any]], inputs: list[Any]) -> None:
+    """Copy the tensors of ``inputs`` into their slots of ``buffer``."""
     for view, value in zip(views(buffer, slots), inputs):
         if isinstance(value, torch.Tensor):
             view.copy_(value)
-    return buffer
 
 
-def same_bytes(a: torch.Tensor, b: torch.Tensor) -> bool:
-    """Bitwise equality of two equally sized uint8 buffers (NaN payloads included)."""
-    return a.numel() == b.numel() and bool(torch.equal(a.view(torch.int64), b.view(torch.int64)))
+def same_bits(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Bitwise equality of two tensors of one shape and dtype (NaN payloads included), whatever the strides."""
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    as_int = INT_OF_SIZE.get(a.element_size())
+    if as_int is None:  # e.g. complex128: compare the raw bytes of contiguous copies
+        return bool(torch.equal(a.contiguous().reshape(-1).view(torch.uint8), b.contiguous().reshape(-1).view(torch.uint8)))
+    return bool(torch.equal(a.view(as_int), b.view(as_int)))
+
+
+INT_OF_SIZE = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
+"""An integer dtype of each element size: equality of integer views is bitwise."""
 
 
 class Region:
-    """A shared-memory buffer of ``nbytes`` (a memfd mapped here); :meth:`descriptor` is what a worker maps."""
+    """A sealed shared-memory buffer of ``nbytes`` (a memfd mapped here); :meth:`descriptor` is what a
+    worker maps."""
 
-    def __init__(self, nbytes: int) -> None:
+    def __init__(self, nbytes: int, name: str = "akregion") -> None:
         self.nbytes = nbytes
-        self._fd = os.memfd_create("akinputs", os.MFD_CLOEXEC)
+        self._fd = os.memfd_create(name, os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
         os.ftruncate(self._fd, nbytes)
+        fcntl.fcntl(self._fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SEAL)
         self.buffer = map_region(self._fd, nbytes)
 
     def descriptor(self) -> int:

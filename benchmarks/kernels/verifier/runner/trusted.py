@@ -29,8 +29,8 @@ import torch
 from benchmarks.kernels.verifier.runner.calls import Batch, Side
 from benchmarks.kernels.verifier.runner.checks import OutputChecks
 from benchmarks.kernels.verifier.runner.handles import WorkerHandle
-from benchmarks.kernels.verifier.runner.inputs import layout_of, overlapping_input, pack
-from benchmarks.kernels.verifier.runner.precision import PrecisionCheck
+from benchmarks.kernels.verifier.runner.inputs import layout_of, overlapping_input
+from benchmarks.kernels.verifier.runner.precision import FLOAT64_TRIALS, PrecisionCheck
 from benchmarks.kernels.verifier.runner.protocol import ChannelClosed, ChannelTimeout
 from benchmarks.kernels.verifier.runner.signing import sign
 from benchmarks.kernels.verifier.runner.timing import TimingLoop, simulated_timing
@@ -82,14 +82,14 @@ class Runner:
                                    self.flags)
 
     def batch(self) -> Batch:
-        """Fresh inputs from a fresh seed, packed into a private buffer."""
+        """Fresh inputs from a fresh seed (the runner's own tensors) and their layout in a region."""
         torch.manual_seed(fresh_seed())
         values = list(self.task.get_inputs())
         try:
             slots, nbytes = layout_of(values)
         except TypeError as error:
             raise Verdict("crashed", f"the task's get_inputs() cannot be handed to a worker: {error}", stage="load")
-        return Batch(values, slots, nbytes, pack(values, slots, nbytes))
+        return Batch(values, slots, nbytes)
 
     def expected(self, batch: Batch) -> torch.Tensor:
         """The trusted reference output for ``batch``, computed here (noting whether it views its input)."""
@@ -100,7 +100,7 @@ class Runner:
             self.checks.allow_overlap = True
         return output.to("cpu")
 
-    def start(self, role: str) -> Side:
+    def start(self, role: str) -> WorkerHandle:
         """Send a forked worker what it needs to load its model, and wait until it is ready."""
         worker = self.workers[role]
         message = {"cmd": "start", "config": self.config, "init_seed": self.init_seed,
@@ -120,44 +120,51 @@ class Runner:
                           stage="load")
         if role == "solution":
             self._note_confinement(reply.get("confinement") or {})
-        return Side(worker)
+        return worker
 
     def _note_confinement(self, confinement: dict[str, Any]) -> None:
         self.evidence["confinement"] = confinement
         if "error" in confinement:
             self.flags.append("solution worker not confined")
 
-    def check_correctness(self, side: Side) -> int:
-        """Run ``trials`` trials on fresh inputs; every check of :class:`OutputChecks` plus precision."""
+    def check_correctness(self, worker: WorkerHandle) -> Side:
+        """Run ``trials`` trials on fresh inputs: every check of :class:`OutputChecks`, float64 precision on
+        the first trials and the bound they set on the others; the solution's side for the timing."""
         trials = int(self.config["trials"])
         self.simulated_trials = []
+        side = None
         for trial in range(trials):
             what = f"trial {trial + 1} of {trials}"
             batch = self.batch()
             expected = self.expected(batch)
+            side = side or Side(worker, expected.numel() * expected.element_size())
             side.feed(batch, what)
             reply, _ = side.call(what, trace=self.checks.tripwire != "off")
-            output = side.collect(what, expected.numel() * expected.element_size())
+            output = side.collect(what)
             self.simulated_trials.append(reply.get("simulated"))
-            self.checks.judge(side, batch, output, expected, what, stage="correctness")
-            self.checks.precise_trial(batch, expected, output, what)
-        return trials
+            comparison = self.checks.judge(side, batch, output, expected, what, stage="correctness")
+            if trial < FLOAT64_TRIALS:
+                self.checks.precise_trial(batch, expected, output, what)
+            else:
+                self.checks.precise_later(comparison, what)
+        return side
 
     def evaluate(self) -> dict[str, Any]:
         """The whole evaluation as a result dict (status, stage, reason, times, extras, evidence)."""
         self.lap("startup_s")
         solution = self.start("solution")
         self.lap("load_s")
-        trials = self.check_correctness(solution)
+        side = self.check_correctness(solution)
         self.lap("correctness_s")
-        result: dict[str, Any] = {"status": "correct", "stage": "correctness", "reason": "", "trials": trials,
-                                  "phases": self.phases}
+        result: dict[str, Any] = {"status": "correct", "stage": "correctness", "reason": "",
+                                  "trials": int(self.config["trials"]), "phases": self.phases}
         if self.config["timing"] == "none":
             result["reason"] = self.config.get("not_timed_reason") or "not timed"
         elif self.config["timing"] == "simulated":
             result.update(simulated_timing(self, self.simulated_trials))
         else:
-            result.update(TimingLoop(self, solution, self.start("reference")).measure(), stage="timing")
+            reference = Side(self.start("reference"), side.output_bytes)
+            result.update(TimingLoop(self, side, reference).measure(), stage="timing")
         self.lap("timing_s")
         result["flags"] = list(dict.fromkeys([*result.get("flags", []), *self.flags]))
         return result

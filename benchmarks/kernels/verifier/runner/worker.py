@@ -7,9 +7,10 @@ over its socket (the config, the init seed and init inputs, the reference's sour
 runner wrote, so a solution that rewrites files in the work dir cannot change what the reference sees.
 The solution's worker confines itself (:mod:`.confine`) before it imports the solution.
 
-Commands: ``layout`` (map the input region sent with it), ``prep`` (refresh device copies, flush
-caches), ``run`` (one call; ``trace`` turns the tripwire on), ``output`` (the last call's output as raw
-bytes, its kind, whether its storage overlaps an input, the tripwire's counts).
+Commands: ``layout`` (map the input and output regions sent with it), ``prep`` (refresh device copies,
+flush caches), ``run`` (one call; ``trace`` turns the tripwire on), ``output`` (copy the last call's
+output into the output region; reply its kind, shape, dtype, whether its storage overlaps an input, and
+the tripwire's counts).
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ class Worker:
         self.model: Any = None
         self.host_inputs: list[Any] = []
         self.inputs: list[Any] = []
+        self.output_region: Any = None
         self.last_output: Any = None
         self.tripwire: Tripwire | None = None
 
@@ -95,21 +97,22 @@ class Worker:
         while True:
             message = self.channel.receive()
             try:
-                blob = handlers[message["cmd"]](message)
+                reply = handlers[message["cmd"]](message)
             except Exception as error:  # report, keep serving: the runner decides the verdict (KeyError: no such command)
                 self.channel.send({"ok": False, "error": _short_traceback(error),
                                    "status": self.hooks.classify_error(error)})
                 continue
-            reply, data = blob if isinstance(blob, tuple) else (blob, None)
-            self.channel.send(reply, data)
+            self.channel.send(reply)
 
     def layout(self, message: dict[str, Any]) -> dict[str, Any]:
-        """Map the input region (the descriptor sent with the message) and view the inputs in it."""
+        """Map the input and output regions (the two descriptors sent with the message) and view the
+        inputs in the first."""
         fds = message.get("fds") or []
-        if len(fds) != 1:
-            raise ValueError("layout needs exactly one region descriptor")
         try:
+            if len(fds) != 2:
+                raise ValueError("layout needs an input and an output region descriptor")
             region = map_region(fds[0], int(message["nbytes"]))
+            self.output_region = map_region(fds[1], int(message["output_bytes"]))
         finally:
             for fd in fds:
                 os.close(fd)
@@ -153,9 +156,10 @@ class Worker:
         (self.last_output, simulated), device_ms = timer(lambda: self.call(synchronize=False))
         return {"ok": True, "device_ms": device_ms, "simulated": simulated}
 
-    def output(self, message: dict[str, Any]) -> tuple[dict[str, Any], Any]:
-        """The last output's bytes and what the runner cannot see from them; device inputs are copied back
-        into the region so that the runner's mutation check covers them."""
+    def output(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Copy the last output into the output region (unless it does not fit) and say what the runner
+        cannot see from its bytes; device inputs are copied back into the input region so that the
+        runner's mutation check covers them."""
         for device, host in zip(self.inputs, self.host_inputs):
             if isinstance(device, _Tensor) and device is not host:
                 host.copy_(device)
@@ -163,11 +167,14 @@ class Worker:
         reply = {"ok": True, "output_kind": kind, "overlap": None,
                  "tripwire": self.tripwire.report() if self.tripwire else None}
         if kind != "tensor":
-            return reply, None
-        reply["overlap"] = overlapping_input(output, self.inputs)
-        data = output.detach().to("cpu").contiguous()
-        reply.update(shape=list(data.shape), dtype=str(data.dtype).removeprefix("torch."))
-        return reply, data.reshape(-1).view(torch.uint8).numpy()
+            return reply
+        reply.update(overlap=overlapping_input(output, self.inputs), shape=list(output.shape),
+                     dtype=str(output.dtype).removeprefix("torch."))
+        nbytes = output.numel() * output.element_size()
+        if 0 < nbytes <= self.output_region.numel():
+            flat = self.output_region[:nbytes].view(output.dtype).view(output.shape)
+            flat.copy_(output.detach())
+        return reply
 
 
 class Traced:

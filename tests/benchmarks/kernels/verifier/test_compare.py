@@ -2,6 +2,7 @@
 
 import types
 
+import pytest
 import torch
 
 from benchmarks.kernels.verifier.runner.compare import mismatch, tolerance
@@ -32,3 +33,19 @@ def test_nan_in_output_is_a_mismatch_but_matching_nans_are_not():
     assert mismatch(torch.tensor([float("nan")]), torch.tensor([0.0]), 1e-3, 1e-3) != ""
     assert mismatch(torch.tensor([float("nan")]), torch.tensor([float("nan")]), 1e-3, 1e-3) == ""
     assert mismatch(torch.tensor(2.0), torch.tensor(2.0005), 1e-3, 1e-3) == ""
+
+
+def test_one_pass_measures_several_tensors_against_the_truth():
+    from benchmarks.kernels.verifier.runner.compare import relative_errors
+
+    truth = torch.tensor([1.0, -2.0, float("inf"), 4.0], dtype=torch.float64)
+    exact, off = truth.float(), torch.tensor([1.5, -2.0, 0.0, 4.0])
+    assert relative_errors(truth, exact, off) == [0.0, 0.5 / 7.0]  # the infinite place is left out
+    assert relative_errors(truth, torch.tensor([float("nan"), -2.0, 0.0, 4.0])) == [float("inf")]
+
+
+def test_compare_sums_the_error_in_the_same_pass():
+    from benchmarks.kernels.verifier.runner.compare import compare
+
+    comparison = compare(torch.tensor([1.0, 2.0005]), torch.tensor([1.0, 2.0]), 1e-3, 1e-3)
+    assert comparison.problem == "" and comparison.relative_error() == pytest.approx(0.0005 / 3.0, rel=1e-3)

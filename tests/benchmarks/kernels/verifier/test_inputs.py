@@ -5,8 +5,10 @@ import os
 import pytest
 import torch
 
-from benchmarks.kernels.verifier.runner.inputs import (ALIGN, Region, layout_of, map_region, overlapping_input, pack,
-                                                       same_bytes, views)
+import fcntl
+
+from benchmarks.kernels.verifier.runner.inputs import (ALIGN, Region, layout_of, map_region, overlapping_input,
+                                                       same_bits, views, write)
 
 
 def sample_inputs():
@@ -20,11 +22,18 @@ def test_layout_keeps_dense_strides_packs_the_rest_and_passes_values():
     assert all(slot["offset"] % ALIGN == 0 for slot in slots[:4]) and nbytes % ALIGN == 0
 
 
-def test_views_of_a_packed_buffer_equal_the_inputs():
-    inputs = sample_inputs()
+def packed(inputs):
     slots, nbytes = layout_of(inputs)
-    for view, value in zip(views(pack(inputs, slots, nbytes), slots), inputs):
-        assert torch.equal(view, value) if isinstance(value, torch.Tensor) else view == value
+    buffer = torch.zeros(nbytes, dtype=torch.uint8)
+    write(buffer, slots, inputs)
+    return buffer, slots, nbytes
+
+
+def test_views_of_a_written_buffer_equal_the_inputs():
+    inputs = sample_inputs()
+    buffer, slots, _ = packed(inputs)
+    for view, value in zip(views(buffer, slots), inputs):
+        assert same_bits(view, value) if isinstance(value, torch.Tensor) else view == value
 
 
 def test_anything_but_tensors_and_plain_values_is_refused():
@@ -35,22 +44,28 @@ def test_anything_but_tensors_and_plain_values_is_refused():
 def test_a_second_mapping_of_the_region_sees_writes_and_mutations_are_found():
     inputs = sample_inputs()
     slots, nbytes = layout_of(inputs)
-    private = pack(inputs, slots, nbytes)
     region = Region(nbytes)
     other = map_region(os.dup(region.descriptor()), nbytes)  # what a worker maps
-    region.close()
-    region.buffer.copy_(private)
-    assert same_bytes(other, private)
-    views(other, slots)[0][1, 2] += 1.0
-    assert not same_bytes(region.buffer, private)
+    write(region.buffer, slots, inputs)
+    assert all(same_bits(view, value) for view, value in zip(views(other, slots), inputs)
+               if isinstance(value, torch.Tensor))
+    views(other, slots)[1][2, 3] += 1.0  # a strided (transposed) input changed by the worker
+    assert not same_bits(views(region.buffer, slots)[1], inputs[1])
 
 
-def test_nan_payloads_count_as_bytes():
-    a = torch.full((16,), float("nan")).view(torch.uint8)
+def test_a_region_cannot_be_resized_by_whoever_holds_its_descriptor():
+    region = Region(4096)
+    with pytest.raises(PermissionError):
+        os.ftruncate(region.descriptor(), 64)
+    assert fcntl.fcntl(region.descriptor(), fcntl.F_GET_SEALS) & fcntl.F_SEAL_SHRINK
+
+
+def test_nan_payloads_count_as_bits():
+    a = torch.full((16,), float("nan"))
     b = a.clone()
-    assert same_bytes(a, b)
+    assert same_bits(a, b)
     b.view(torch.int32)[3] ^= 1  # a different NaN
-    assert not same_bytes(a, b)
+    assert not same_bits(a, b) and not same_bits(a, a[:8])
 
 
 @pytest.mark.parametrize("make", [lambda x: x.t(), lambda x: x.expand(2, 4, 4), lambda x: x[1:, :2],
