@@ -12,7 +12,7 @@ from typing import Callable, Iterator
 import pytest
 
 from tests.fakes.openai_server import FakeOpenAIServer
-from tests.system_tools import SYSTEM_TOOLS, require_tool
+from tests.system_tools import SYSTEM_TOOLS, missing_tool, require_tool
 
 PROVIDER_KEYS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "OLLAMA_API_BASE")
 
@@ -62,10 +62,14 @@ def fake_openai() -> Iterator[FakeOpenAIServer]:
         yield server
 
 
-def pytest_runtest_setup(item: pytest.Item) -> None:
-    for marker in SYSTEM_TOOLS:
-        if item.get_closest_marker(marker) is not None:
-            require_tool(marker)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark a test to be skipped, with the reason, when it carries a system tool's marker and the tool is missing
+    (the summary then names the test itself)."""
+    for item in items:
+        reasons = [missing_tool(m) for m in SYSTEM_TOOLS if item.get_closest_marker(m) is not None]
+        reason = next((r for r in reasons if r), None)
+        if reason:
+            item.add_marker(pytest.mark.skip(reason=reason))
 
 
 @pytest.fixture(scope="session")
