@@ -42,6 +42,7 @@ COMMAND_MODULES = [
     "agents.cli.bench_qmemory",
     "agents.cli.bench_verifier",
     "agents.cli.otel_cmd",
+    "agents.cli.mcp_cmd",
 ]
 
 
