@@ -7,6 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from benchmarks.executor import Executor, check_spec
 from benchmarks.kernels.verifier.eager import EAGER, LABEL as EAGER_LABEL, eager_config, eager_dir
 from benchmarks.kernels.verifier.harness import EvalConfig
 from benchmarks.kernels.plot import speedup_plot
@@ -19,6 +20,7 @@ from sandboxes.errors import UserError
 from sandboxes.targets.base import Target
 from sandboxes.targets.registry import TARGETS, get_target
 
+from agents.cli.executor_options import ExecutorOption, opened_executor
 from agents.cli.groups import bench_app
 from agents.cli.kernel_options import (MaxInputOption, MemoryMbOption, ShapeScaleOption, TimeoutOption,
                                        sandbox_limits)
@@ -52,6 +54,7 @@ def bench_kernels(
     max_input_mb: MaxInputOption = None,
     memory_mb: MemoryMbOption = None,
     timeout: TimeoutOption = None,
+    executor: ExecutorOption = None,
     *, output: Output,
 ) -> None:
     """Verify and time kernel solutions; rows task, status, correct, reason, speedup, runtime_ms, reference_ms."""
@@ -72,16 +75,19 @@ def bench_kernels(
                         **sandbox_limits(memory_mb, timeout))
     config = eager_config(config) if eager else config
     jobs = jobs or default_jobs(threads)
-    box = get_sandbox(sandbox)
+    spec = check_spec(executor)
+    if throughput and spec != "local":
+        raise UserError("--throughput measures this machine's harness; for Ray use: agent bench executor")
+    box = get_sandbox(sandbox) if spec == "local" else None  # on a cluster, each node proves its own
     run = Run.create("bench-kernels", {"target": target, "tasks": tasks, "solutions": solutions, "jobs": jobs,
-                                       "throughput": throughput, "persistent": persistent,
+                                       "throughput": throughput, "persistent": persistent, "executor": spec,
                                        "evaluation": config.model_dump()})
-    with run.active(), VerifierPool() as pool:
+    with run.active(), VerifierPool() as pool, opened_executor(spec, sandbox) as where:
         if throughput:
             report = measure_throughput(pairs, lambda: get_target(target), box, config, jobs)
         else:
             report = _evaluate_all(matching, chosen, box, config, jobs, run, f"{solutions} on {target}",
-                                   pool if persistent else None, skipped)
+                                   pool if persistent else None, skipped, where)
         if eager:
             report.summary["solutions"] = EAGER_LABEL
         run.write_report(report)
@@ -89,7 +95,7 @@ def bench_kernels(
 
 
 def _evaluate_all(matching: Matching, target: Target, box, config: EvalConfig, jobs: int, run: Run, title: str,
-                  runner: VerifierPool | None, skipped: list) -> Report:
+                  runner: VerifierPool | None, skipped: list, executor: Executor) -> Report:
     pairs = matching.pairs
     with Progress(f"kernels on {target.name}", total=len(pairs)) as progress:
         def on_result(done, pair, result) -> None:
@@ -98,11 +104,14 @@ def _evaluate_all(matching: Matching, target: Target, box, config: EvalConfig, j
                      speedup=result.speedup)
             progress.update(step=done, best=f"{pair.label}: {result.status.value}")
 
-        results = run_pairs(pairs, target, sandbox=box, config=config, jobs=jobs, on_result=on_result, runner=runner)
+        results = run_pairs(pairs, target, sandbox=box, config=config, jobs=jobs, on_result=on_result, runner=runner,
+                            executor=executor)
     report = build_report(pairs, results, target, matching.missing, title, unmatched=matching.unmatched,
                           skipped=skipped)
     if runner is not None:
         report.summary["persistent_servers_started"] = runner.servers_started
+    if executor.name != "local":
+        report.summary["executor"] = executor.name
     plot = speedup_plot(results, [p.label for p in pairs], run.artifacts / "speedup.png", title)
     if plot is not None:
         report.summary["plot"] = str(plot)

@@ -9,14 +9,14 @@ have their own folders) and ``builtin:accepted`` (correct solutions in many styl
 
 from __future__ import annotations
 
-import contextvars
 import os
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
-from benchmarks.kernels.verifier.harness import EvalConfig, evaluate_file
+from benchmarks.executor import Executor, LocalExecutor, Place
+from benchmarks.kernels.fanout import VERIFIERS, verify_files
+from benchmarks.kernels.verifier.harness import EvalConfig
 from benchmarks.kernels.metrics import summarize
 from benchmarks.kernels.verifier.result import KernelResult
 from benchmarks.kernels.verifier.runner.persistent import TrustedRunner
@@ -116,20 +116,15 @@ def default_jobs(threads: int = 1) -> int:
 def run_pairs(pairs: Sequence[Pairing], target: Target, *, sandbox: Sandbox | None = None,
               config: EvalConfig | None = None, jobs: int = 1,
               on_result: Callable[[int, Pairing, KernelResult], None] | None = None,
-              runner: TrustedRunner | None = None) -> list[KernelResult]:
+              runner: TrustedRunner | None = None, executor: Executor | None = None) -> list[KernelResult]:
     """Evaluate every pair with at most ``jobs`` at a time; results keep the order of ``pairs``.
-    ``runner``: e.g. a ``VerifierPool`` (default: a one-shot trusted runner per solution)."""
-    results: list[KernelResult | None] = [None] * len(pairs)
+    ``runner``: e.g. a ``VerifierPool`` (default: a one-shot trusted runner per solution); ``executor``: where
+    the evaluations run (default: here; on ``ray`` each node uses its own sandbox and, with ``runner``, its own pool)."""
     serialise_ast_parse()  # the harness parses every source, from several threads here
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = {pool.submit(contextvars.copy_context().run, evaluate_file, p.task, p.solution, target,
-                               sandbox=sandbox, config=config, runner=runner): i for i, p in enumerate(pairs)}
-        for done, future in enumerate(as_completed(futures), start=1):
-            index = futures[future]
-            results[index] = future.result()
-            if on_result is not None:
-                on_result(done, pairs[index], results[index])
-    return [r for r in results if r is not None]
+    place = Place(sandbox, kept={VERIFIERS: runner} if runner is not None else None)
+    return verify_files([(p.task, p.solution) for p in pairs], target, executor or LocalExecutor(), place,
+                        config or EvalConfig(), runner is not None, max(1, jobs),
+                        None if on_result is None else lambda done, index, result: on_result(done, pairs[index], result))
 
 
 TABLE_COLUMNS = ("task", "solution", "status", "speedup", "runtime_ms", "reference_ms", "reason")

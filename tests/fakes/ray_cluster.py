@@ -1,0 +1,74 @@
+"""A real Ray cluster of two nodes on this machine (``ray.cluster_utils.Cluster``), shared by every test of a
+pytest session that asks for it: a head and one worker node, one CPU each, small object stores. It starts on
+first use (this process joins it) and stops when the process exits. ``add_node`` adds a node a test may kill;
+``busy_workers`` names a node's Ray workers that are running an evaluation right now."""
+
+from __future__ import annotations
+
+import atexit
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'agentkiln[ray]'")
+from ray.cluster_utils import Cluster  # noqa: E402
+
+STORE_BYTES = 80 * 2**20
+"""Object store per node (Ray's minimum is about 75 MiB; the evaluations pass only small objects)."""
+NODE_ARGS = {"num_cpus": 1, "object_store_memory": STORE_BYTES}
+_cluster: Cluster | None = None
+
+
+def shared_cluster() -> Cluster:
+    """The session's cluster, started (and joined) on first use."""
+    global _cluster
+    if _cluster is None:
+        here = os.getcwd()
+        os.chdir(Path(__file__).parent)  # the raylets keep this folder as theirs, never a test's tmp_path
+        try:
+            cluster = Cluster(initialize_head=True, head_node_args={**NODE_ARGS, "include_dashboard": False})
+            cluster.add_node(**NODE_ARGS)
+            ray.init(address=cluster.address, log_to_driver=False, logging_level=logging.WARNING)
+        finally:
+            os.chdir(here)
+        atexit.register(_stop, cluster)
+        _cluster = cluster
+    return _cluster
+
+
+def _stop(cluster: Cluster) -> None:
+    ray.shutdown()
+    cluster.shutdown()
+
+
+def add_node(**resources: Any):
+    """A further node of the shared cluster (one CPU, plus ``resources``), once the cluster sees it."""
+    cluster = shared_cluster()
+    node = cluster.add_node(**NODE_ARGS, **({"resources": resources} if resources else {}))
+    cluster.wait_for_nodes()
+    return node
+
+
+def live_node_ids() -> set[str]:
+    """The node ids Ray reports alive."""
+    return {entry["NodeID"] for entry in ray.nodes() if entry["Alive"]}
+
+
+def busy_workers(node) -> list[int]:
+    """Pids of ``node``'s Ray workers that are executing an evaluation (process title ``ray::run_job``)."""
+    raylet = node.all_processes["raylet"][0].process.pid
+    busy = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            parent = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            title = (proc / "cmdline").read_bytes().split(b"\0")[0]
+        except (OSError, IndexError, ValueError):
+            continue
+        if parent == raylet and title.startswith(b"ray::run_job"):
+            busy.append(int(proc.name))
+    return busy
