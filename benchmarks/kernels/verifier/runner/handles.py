@@ -44,13 +44,14 @@ class WorkerHandle:
         theirs.close()
         return cls(role, call_timeout, pid, channel)
 
-    def request(self, message: dict[str, Any], what: str, timeout: float | None = None, blob: Any = None,
-                fds: Sequence[int] = (), max_blob_bytes: int = 1 << 20) -> dict[str, Any]:
-        """Send a command and return the reply; a dead, silent or failing worker becomes a Verdict."""
+    def request(self, message: dict[str, Any], what: str, timeout: float | None = None,
+                fds: Sequence[int] = ()) -> dict[str, Any]:
+        """Send a command and return the reply (replies carry no blob: outputs come through the output
+        region); a dead, silent or failing worker becomes a Verdict."""
         limit = timeout or self.call_timeout
         try:
-            self.channel.send(message, blob, fds)
-            reply = self.channel.receive(limit, max_blob_bytes)
+            self.channel.send(message, fds=fds)
+            reply = self.channel.receive(limit, max_blob_bytes=0)
         except ChannelTimeout:
             self.kill()
             raise Verdict("timeout", f"{self.role} did not finish {what} within {limit:.0f} s", stage="timing")

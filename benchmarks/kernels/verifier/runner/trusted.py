@@ -107,7 +107,7 @@ class Runner:
                    "task": self.task_source if role == "reference" else None}
         try:
             worker.channel.send(message, self.init_blob)
-            reply = worker.channel.receive(float(self.config["import_timeout_s"]))
+            reply = worker.channel.receive(float(self.config["import_timeout_s"]), max_blob_bytes=0)
         except ChannelTimeout:
             worker.kill()
             raise Verdict("timeout", f"{role} did not load within {self.config['import_timeout_s']} s", stage="load")
