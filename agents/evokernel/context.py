@@ -12,6 +12,7 @@ import numpy as np
 from benchmarks.kernels.tasks import KernelTask
 from memory.qmemory import EntryKind, QMemory, Retrieved, StateSignature, error_category
 from memory.qmemory.retrieval import Candidate, epsilon_greedy
+from sandboxes.telemetry import emit
 
 from agents.evokernel.config import EvoKernelConfig
 from agents.evokernel.memories import uses_memory
@@ -84,6 +85,10 @@ def _add_memory_items(context: Context, kernel: KernelTask, task: TaskState, dep
         context[name] = [_text(r, deps) for r in chosen]
         context["q_ids"] += [r.entry.id for r in chosen if r.entry.id not in context["q_ids"]]
         context["hints"] += [r.entry.meta for r in chosen]
+    emit("evokernel.retrieved", task=kernel.qualified_name, attempt=task["attempts"] + 1, stage=stage, signature=sig,
+         entries=[{"id": r.entry.id, "kind": r.entry.kind.value, "group": name, "similarity": round(r.similarity, 4),
+                   "q": round(r.q, 4)} for name in ("items", "children", "bottleneck_examples")
+                  for r in groups.get(name, [])])
 
 
 def choose_start_point(kernel: KernelTask, task: TaskState, deps: Deps, sig: str,

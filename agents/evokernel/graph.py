@@ -37,6 +37,10 @@ from agents.evokernel.steer import ask_until_valid, pause_question, record_guida
 from agents.evokernel.workers import parallel_map
 
 
+FEEDBACK_CHARS = 2000
+"""How much of the verifier's feedback an ``evokernel.attempt`` event keeps (the dashboard shows it as the reason)."""
+
+
 def merge_outcomes(current: dict[str, Outcome] | None, update: dict[str, Outcome] | None) -> dict[str, Outcome]:
     """Attempt units add their outcome; learn clears them (``None``)."""
     return {} if update is None else {**(current or {}), **update}
@@ -188,6 +192,9 @@ class EvoKernelAgent:
         if self.attempter.ledger.claim(f"attempt/{name}/{record['attempt']}"):
             self.run.emit("evokernel.attempt", task=name, attempt=record["attempt"], stage=record["stage"],
                           status=record["status"], feasible=record["feasible"], latency_ms=record["latency_ms"],
+                          reference_ms=record.get("reference_ms"), start_point=record.get("start_point"),
+                          code_path=record.get("code_path"), feedback=(record.get("feedback") or "")[:FEEDBACK_CHARS],
+                          mutation=record.get("mutation"), bottleneck=record.get("bottleneck"),
                           reward=record["reward"], applied_reward=record.get("applied_reward"),
                           q_update=record.get("q_update"))
 

@@ -37,6 +37,7 @@ def solve_task(task: DrcTask, policy, runner, config: SplitTesterConfig, artifac
     emit("splittester.task", task=spec.id, splits=trace.splits, stop=trace.stop)
     if artifacts is not None:
         _write_artifacts(artifacts / spec.id, decks, picks, scores)
+        write_evidence(artifacts / spec.id, evidence)
     successes = [score.success for score in scores]
     row = {"task": spec.id, "candidates": len(decks), "tests": initial_tests,
            "valid": sum(evidence.valid(c) for c in range(len(decks))) if initial_tests else None,
@@ -62,3 +63,20 @@ def _write_artifacts(folder: Path, decks: list[str], picks: dict, scores) -> Non
         (folder / f"candidate_{index:02d}.drc").write_text(deck)
     summary = {"picks": picks, "scores": [{"success": s.success, "reason": s.reason} for s in scores]}
     (folder / "selection.json").write_text(json.dumps(summary, indent=1))
+
+
+def write_evidence(folder: Path, evidence: Evidence) -> None:
+    """Every test layout (``tests/NAME.gds``) and ``evidence.json``: each test's expected verdicts and what every
+    candidate reported on it (the violated categories, or ``error`` with the deck's error)."""
+    tests = folder / "tests"
+    tests.mkdir(parents=True, exist_ok=True)
+    listed = []
+    for index, case in enumerate(evidence.tests):
+        name = f"{index:02d}_{''.join(c if c.isalnum() or c in '-_' else '_' for c in case.name)[:60]}.gds"
+        (tests / name).write_bytes(case.gds)
+        listed.append({"name": case.name, "file": f"tests/{name}", "origin": case.origin,
+                       "expected": {category: bool(bad) for category, bad in case.expected.items()}})
+    verdicts = [[{"said": list(evidence.outcome(candidate, test)), "error": row[test].error[:300]}
+                 for test in range(len(evidence.tests))] for candidate, row in enumerate(evidence.verdicts)]
+    (folder / "evidence.json").write_text(json.dumps({"categories": evidence.categories, "tests": listed,
+                                                      "verdicts": verdicts}, indent=1))

@@ -157,3 +157,18 @@ def test_progress_counts_attempts_and_expects_the_policy_to_stop_early(tmp_path)
     agent._attempt_done(fresh["name"], {"verdict": {"feasible": True}})  # an attempt finished mid-round
     assert shown.updates[-1]["step"] == 7 and shown.updates[-1]["best"] == "2/2 correct, 0 done"
     agent.close()
+
+
+def test_attempt_events_say_where_an_attempt_started_and_what_memory_it_saw(scripted_run):
+    run, _, _ = scripted_run
+    attempts = {(e["task"], e["attempt"]): e for e in run.events("evokernel.attempt")}
+    first = attempts[("tasks/relu", 1)]
+    assert "no code block defines" in first["feedback"] and Path(first["code_path"]).name == "attempt_001.py"
+    refines = [e for e in attempts.values() if e["stage"] == "refine"]
+    assert refines and all(attempts[(e["task"], e["start_point"])]["feasible"] for e in refines)
+    assert all(e["reference_ms"] for e in attempts.values() if e["feasible"])
+    retrieved = {(e["task"], e["attempt"]): e for e in run.events("evokernel.retrieved")}
+    second = retrieved[("tasks/relu", 2)]
+    assert second["stage"] == "draft" and len(second["entries"]) == 4
+    assert [entry["id"] for entry in second["entries"]] == attempts[("tasks/relu", 2)]["q_update"]["ids"]
+    assert all(entry["kind"] in ("experience", "trace") and entry["group"] == "items" for entry in second["entries"])
