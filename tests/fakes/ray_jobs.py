@@ -27,3 +27,11 @@ def die_once(place, marker: str) -> str:
         path.write_text(str(os.getpid()))
         os._exit(1)
     return f"answered by {os.getpid()}"
+
+
+def sleep_for(place, seconds: float) -> float:
+    """Hold the worker for ``seconds`` (an evaluation in progress)."""
+    import time
+
+    time.sleep(seconds)
+    return seconds
