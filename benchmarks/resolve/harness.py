@@ -1,9 +1,8 @@
-"""Evaluate many predictions: instances in parallel (``workers``), environments shared and cached."""
+"""Evaluate many predictions: instances in parallel (``workers``) through the Executor seam, environments shared
+and cached."""
 
 from __future__ import annotations
 
-import contextvars
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable
 
@@ -13,6 +12,7 @@ from sandboxes.base import Limits
 from sandboxes.errors import UserError
 from sandboxes.settings import Config
 
+from benchmarks.executor import Executor, Job, LocalExecutor, Place, run_all
 from benchmarks.repo.checkout import RepoCache
 from benchmarks.resolve.envs import EnvCache
 from benchmarks.resolve.evaluate import EvalContext, Outcome, evaluate
@@ -32,7 +32,7 @@ class ResolveConfig(Config):
     """How the resolution harness evaluates predictions."""
 
     workers: int = Field(1, ge=1)
-    """Instances evaluated at once (threads; each runs its tests in its own sandbox)."""
+    """Instances evaluated at once (each runs its tests in its own sandbox)."""
     cache_dir: str = ".cache/repos"
     """Where bare clones of the repositories are kept."""
     env_dir: str = ".cache/resolve-envs"
@@ -58,26 +58,39 @@ def specs_of(instances: list[Instance], config: ResolveConfig) -> dict[str, EnvS
     return specs
 
 
+def evaluate_job(place: Place, row: dict, prediction: dict, spec: dict, settings: dict, logs: str) -> dict:
+    """One evaluation as an executor job (plain arguments, so it can travel to a Ray node): the place keeps
+    the repository and environment caches warm between the evaluations it runs."""
+    config = ResolveConfig(**settings)
+    cache = place.keep(f"resolve-repos:{config.cache_dir}:{config.mirrors}",
+                       lambda: RepoCache(config.cache_dir, config.mirrors, config.allow_clone))
+    envs = place.keep(f"resolve-envs:{config.env_dir}", lambda: EnvCache(config.env_dir))
+    ctx = EvalContext(cache, envs, place.sandbox(), Path(logs), config.limits)
+    outcome = evaluate(Instance.from_row(row), Prediction(**prediction), ctx, EnvSpec(**spec))
+    return outcome.to_dict()
+
+
 def evaluate_all(instances: list[Instance], predictions: dict[str, Prediction], config: ResolveConfig, logs: Path,
-                 on_done: Callable[[Outcome], None] | None = None) -> dict[str, Outcome]:
-    """Evaluate the instances that have a prediction, ``config.workers`` at a time; outcomes by instance id."""
+                 on_done: Callable[[Outcome], None] | None = None,
+                 executor: Executor | None = None) -> dict[str, Outcome]:
+    """Evaluate the instances that have a prediction, ``config.workers`` at a time, through ``executor`` (None:
+    the local one, this process); outcomes by instance id."""
     if config.limits.network:
         raise UserError("the tests of an instance run with the network off; limits.network must stay false")
     specs = specs_of(instances, config)
-    from sandboxes.select import get_sandbox
+    settings, folder = config.model_dump(mode="json"), str(Path(logs).resolve())
+    jobs = [Job(f"resolve:{i.instance_id}", evaluate_job,
+                (i.data, predictions[i.instance_id].to_row(), specs[i.instance_id].model_dump(), settings, folder))
+            for i in instances if i.instance_id in predictions]
+    owned = executor is None
+    executor = executor or LocalExecutor(config.sandbox)
 
-    ctx = EvalContext(RepoCache(config.cache_dir, config.mirrors, config.allow_clone), EnvCache(config.env_dir),
-                      get_sandbox(config.sandbox), logs, config.limits)
-    todo = [i for i in instances if i.instance_id in predictions]
-
-    def one(instance: Instance) -> Outcome:
-        outcome = evaluate(instance, predictions[instance.instance_id], ctx, specs[instance.instance_id])
+    def finished(_done: int, _index: int, value: dict) -> None:
         if on_done is not None:
-            on_done(outcome)
-        return outcome
-
-    if config.workers <= 1 or len(todo) <= 1:
-        return {o.instance_id: o for o in map(one, todo)}
-    contexts = [contextvars.copy_context() for _ in todo]  # events from the workers reach the run
-    with ThreadPoolExecutor(max_workers=config.workers) as pool:
-        return {o.instance_id: o for o in pool.map(lambda c, i: c.run(one, i), contexts, todo)}
+            on_done(Outcome.from_dict(value))
+    try:
+        values = run_all(executor, jobs, width=config.workers, on_result=finished)
+    finally:
+        if owned:
+            executor.close()
+    return {value["instance_id"]: Outcome.from_dict(value) for value in values}
