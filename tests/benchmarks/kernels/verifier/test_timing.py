@@ -128,6 +128,18 @@ def test_each_cpu_timing_cheat_is_refused_twenty_times_in_twenty(path, tiny_relu
     assert [matches(r, *expected) for r in results] == [True] * TIMES, {r.reason for r in results}
 
 
+def test_the_issues_example_lazy_after_eighteen_calls_is_refused_twenty_times_in_twenty(tiny_relu, cpu_target,
+                                                                                       sandbox, brief, pool):
+    """Issue 16's example: the work for the first 18 calls (five trials, three warm-ups and the ten timed calls
+    the first edition re-checked at most), then a fraction of it; the first edition passed it every time."""
+    (path,) = adversarial("L1__relu__timing_partial_after_warmup.py")
+    source = path.read_text().replace("++calls > 5 ?", "++calls > 18 ?").replace('"relu_partial_after_warmup"',
+                                                                                 '"relu_partial_after_18"')
+    config = brief.model_copy(update={"min_timed_trials": 16, "timed_trials": 16})  # 2 + 1 + 16 = 19 calls
+    results = evaluate_times(TIMES, tiny_relu, source, cpu_target, sandbox, config, pool)
+    assert [matches(r, "incorrect", "timing", "timed call 16 only correct outside") for r in results] == [True] * TIMES
+
+
 @pytest.mark.parametrize("name", sorted(PYTHON_CHEATS))
 def test_python_state_between_calls_is_refused_twenty_times_in_twenty(name, tiny_relu, cpu_target, sandbox, brief,
                                                                       pool):
