@@ -11,20 +11,38 @@ SOLUTION = '''
 import torch
 import torch.nn as nn
 
+from sandboxes.targets.native import load_cpp
 
-class ModelNew(nn.Module):  # variant {n}
+SOURCE = r"""
+#include <cstdint>
+extern "C" void relu_loop(float* out, const float* x, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) out[i] = x[i] > 0.0f ? x[i] : 0.0f;
+}
+"""
+
+lib = load_cpp("relu_loop", SOURCE, {"relu_loop": ["tensor", "tensor", "int"]})
+
+
+class ModelNew(nn.Module):  # variant VARIANT
     def forward(self, x):
-        return torch.relu(x)
+        x = x.contiguous()
+        out = torch.empty_like(x)
+        lib.relu_loop(out, x, x.numel())
+        return out
 '''
+
+
+def solution(n: int) -> str:
+    """The native ReLU as candidate number n: the same kernel, another source text (no cached verdict)."""
+    return SOLUTION.replace("VARIANT", str(n))
 
 
 def test_consecutive_candidates_share_one_server_until_closed(small_tasks):
     task = next(t for t in load_tasks(str(small_tasks)) if t.name == "relu")
-    config = EvalConfig(trials=2, warmup=0, min_timed_trials=2, timed_trials=2, timing_budget_s=0.0,
-                        static_checks=False)
+    config = EvalConfig(trials=2, warmup=0, min_timed_trials=2, timed_trials=2, timing_budget_s=0.0)
     env = KernelEnv(CpuTarget(), config, sandbox=get_sandbox("local"))
     try:
-        verdicts = [env.verify(task, SOLUTION.format(n=n)) for n in range(3)]
+        verdicts = [env.verify(task, solution(n)) for n in range(3)]
         assert [v["status"] for v in verdicts] == ["correct"] * 3, verdicts
         assert env.verifiers.servers_started == 1
     finally:
@@ -58,11 +76,11 @@ def test_a_sandbox_failure_stops_verification_instead_of_counting_as_a_wrong_ker
 
     task = next(t for t in load_tasks(str(small_tasks)) if t.name == "relu")
     broken, unchecked = SpawnFails(get_sandbox("local")), EvalConfig(static_checks=False)
-    result = evaluate(task, SOLUTION.format(n=0), CpuTarget(), sandbox=broken, config=unchecked,
+    result = evaluate(task, solution(0), CpuTarget(), sandbox=broken, config=unchecked,
                       runner=PersistentRunner())
     assert result.status is Status.SANDBOX_ERROR and "container engine went away" in result.reason
     env = KernelEnv(CpuTarget(), unchecked, sandbox=broken)
     with pytest.raises(UserError, match="sandbox failed while verifying .*not counted, learnt from or rewarded"):
-        env.verify(task, SOLUTION.format(n=1))
+        env.verify(task, solution(1))
     assert env._cache == {}
     env.close()
