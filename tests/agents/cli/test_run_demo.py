@@ -40,7 +40,7 @@ def test_litellm_over_real_http_puts_tokens_and_cost_in_events(agent_cli, fake_o
 
 
 def normalized(run: Run) -> list[dict]:
-    varying = {"ts", "latency_s", "duration_s", "task", "pid"}
+    varying = {"ts", "latency_s", "duration_s", "task", "node_task", "pid"}  # task ids are per run
     return [{k: v for k, v in e.items() if k not in varying} for e in run.events()]
 
 
