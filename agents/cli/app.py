@@ -43,6 +43,7 @@ COMMAND_MODULES = [
     "agents.cli.bench_verifier",
     "agents.cli.otel_cmd",
     "agents.cli.mcp_cmd",
+    "agents.cli.bench_resolve",
 ]
 
 

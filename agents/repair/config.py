@@ -1,0 +1,50 @@
+"""Configurations of `agent bench resolve` and `agent run repair` (cheap to import: the CLI builds them)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from benchmarks.resolve.harness import ResolveConfig
+from sandboxes.settings import Config
+
+GENERATED = "generated"
+"""The ``--instances`` value naming the shipped benchmark (written into the run on first use)."""
+
+
+class BenchResolveConfig(Config):
+    """One `agent bench resolve` run ([bench_resolve] in agentkiln.toml)."""
+
+    instances: str = GENERATED
+    """SWE-bench JSON/JSONL instances (fields at the top level or under ``meta_data``), or ``generated``."""
+    predictions: str | None = None
+    """SWE-bench predictions file (JSONL/JSON), or ``gold`` / ``empty`` (the sanity baselines); None when
+    ``agent`` or ``agent_cmd`` makes them."""
+    agent: Literal["repair"] | None = None
+    """Make the predictions with agentkiln's repair agent (it needs a model)."""
+    agent_cmd: str | None = None
+    """Make them with an external command, run in a worktree of each instance (see agents.repair.external)."""
+    backend: Literal["local", "swebench"] = "local"
+    """``local``: this harness (venvs, the sandbox); ``swebench``: SWE-bench's own Docker harness."""
+    ids: list[str] = Field(default_factory=list)
+    """Only these instance ids (empty: all)."""
+    limit: int | None = Field(None, ge=1)
+    """Only the first N instances."""
+    harness: ResolveConfig = Field(default_factory=ResolveConfig)
+    """Workers, caches, specs, sandbox and limits of the evaluation."""
+
+
+class RunRepairConfig(Config):
+    """One `agent run repair` ([repair] in agentkiln.toml)."""
+
+    repo: str = "."
+    """The repository to repair (a folder; a git checkout's working files are used as they are)."""
+    issue: str = ""
+    """The issue text."""
+    test_cmd: str = "python -m pytest -q -p no:cacheprovider"
+    """The command the agent's run_tests tool runs in the sandbox (test paths may be added by the agent)."""
+    max_steps: int = Field(30, ge=1)
+    """Model turns before the agent must stop (it then submits what it has)."""
+    yes: bool = True
+    """Approve the agent's edits without asking (they only touch the sandboxed worktree)."""

@@ -1,0 +1,97 @@
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from benchmarks.resolve.generated import adversarial_predictions, build_generated
+from benchmarks.resolve.instances import write_predictions
+
+from agents.runtime.run import Run, list_run_ids
+
+
+@pytest.fixture(scope="module")
+def env_dir(tmp_path_factory):
+    """One environment cache for the module: the first evaluation builds, the later ones reuse."""
+    return str(tmp_path_factory.mktemp("resolve-envs"))
+
+
+def bench(agent_cli, tmp_path, env_dir, *args):
+    result = agent_cli("bench", "resolve", "--sandbox", "local", "--env-dir", env_dir, "--workers", "2",
+                       "--json-out", str(tmp_path / "r.json"), *args)
+    assert result.code == 0, result.err
+    return json.loads((tmp_path / "r.json").read_text()), Run.open(list_run_ids()[-1])
+
+
+def swebench_reads_back(run: Run, instances: list[dict], predictions: list[dict], tmp_path) -> dict:
+    """SWE-bench's own make_run_report over the run's logs (it reads logs/run_evaluation from the cwd)."""
+    from swebench.harness.reporting import make_run_report
+
+    here = os.getcwd()
+    os.chdir(run.artifacts)
+    try:
+        path = make_run_report({p["instance_id"]: p for p in predictions}, instances, run.id,
+                               report_dir=str(tmp_path / "swebench"))
+    finally:
+        os.chdir(here)
+    return json.loads(Path(path).read_text())
+
+
+def ours(report: dict) -> dict:
+    return json.loads(Path(report["summary"]["swebench_report"]).read_text())
+
+
+def test_gold_resolves_every_instance_and_swebench_reads_the_report_back(agent_cli, tmp_path, env_dir):
+    report, run = bench(agent_cli, tmp_path, env_dir, "--predictions", "gold")
+    summary = report["summary"]
+    assert (summary["instances"], summary["resolved"], summary["resolved_pct"]) == (11, 11, 100.0)
+    assert summary["envs_built"] == 2 and summary["envs_reused"] == 9  # one environment per repository+version
+    assert all(row["fail_to_pass"] == "1/1" and row["status"] == "resolved" for row in report["rows"])
+    folder = run.artifacts / "logs" / "run_evaluation" / run.id / "gold" / "shapes-3"
+    assert {"patch.diff", "eval.sh", "test_output.txt", "run_instance.log", "report.json"} <= {
+        p.name for p in folder.iterdir()}
+    rows = [json.loads(line) for line in (run.artifacts / "generated" / "instances.jsonl").read_text().splitlines()]
+    predictions = [json.loads(line) for line in (run.artifacts / "predictions.jsonl").read_text().splitlines()]
+    theirs = swebench_reads_back(run, rows, predictions, tmp_path)
+    mine = ours(report)
+    assert mine.pop("patch_apply_failed_ids") == []
+    assert theirs == mine and theirs["resolved_instances"] == 11
+
+
+def test_empty_patches_resolve_nothing(agent_cli, tmp_path, env_dir):
+    report, _ = bench(agent_cli, tmp_path, env_dir, "--predictions", "empty")
+    summary = report["summary"]
+    assert (summary["resolved"], summary["resolved_pct"], summary["empty_patch"]) == (0, 0.0, 11)
+    assert ours(report)["empty_patch_ids"] == sorted(row["instance_id"] for row in report["rows"])
+
+
+def test_a_patch_breaking_pass_to_pass_is_unresolved_and_a_stale_one_does_not_apply(agent_cli, tmp_path, env_dir):
+    generated = build_generated(tmp_path / "bench")
+    predictions = adversarial_predictions(generated)
+    path = write_predictions(list(predictions.values()), tmp_path / "preds.jsonl")
+    report, run = bench(agent_cli, tmp_path, env_dir, "--instances", str(generated.instances), "--predictions",
+                        str(path), "--repos", str(generated.mirrors), "--specs", str(generated.specs))
+    rows = {row["instance_id"]: row for row in report["rows"]}
+    assert rows["textkit-1"]["status"] == "unresolved" and rows["textkit-1"]["fail_to_pass"] == "1/1"
+    assert rows["textkit-1"]["pass_to_pass"] == "2/3"
+    assert rows["shapes-1"]["status"] == "patch_failed" and "does not apply" in rows["shapes-1"]["reason"]
+    mine = ours(report)
+    assert mine["patch_apply_failed_ids"] == ["shapes-1"] and mine["error_ids"] == ["shapes-1"]
+    assert mine["unresolved_ids"] == ["textkit-1"] and len(mine["incomplete_ids"]) == 9
+    log = run.artifacts / "logs" / "run_evaluation" / run.id / "adversarial" / "shapes-1" / "run_instance.log"
+    assert ">>>>> Patch Apply Failed" in log.read_text()
+    mine.pop("patch_apply_failed_ids")
+    assert swebench_reads_back(run, generated.rows, [p.to_row() for p in predictions.values()], tmp_path) == mine
+
+
+def test_bad_input_is_one_line_and_exit_2(agent_cli, tmp_path, monkeypatch):
+    result = agent_cli("bench", "resolve")
+    assert result.code == 2 and "exactly one of --predictions" in result.err
+    result = agent_cli("bench", "resolve", "--agent", "repair")
+    assert result.code == 2 and "no offline policy" in result.err
+    result = agent_cli("bench", "resolve", "--predictions", str(tmp_path / "missing.jsonl"))
+    assert result.code == 2 and "no such predictions file" in result.err
+    monkeypatch.setattr("agents.repair.swebench_backend.DOCKER_HUB", ("127.0.0.1", 9))
+    result = agent_cli("bench", "resolve", "--predictions", "gold", "--backend", "swebench")
+    assert result.code == 2 and "needs Docker Hub" in result.err
+    assert list_run_ids() == []  # refused before a run directory was made
