@@ -54,7 +54,7 @@ def speed_report(evaluator: Evaluator, repeats: int = 3) -> Report:
     rows = []
     for repeat in range(repeats):
         start = time.perf_counter()
-        evaluation = evaluator.evaluate_uncached(problem.baselines["best_fit"])
+        evaluation = evaluator.evaluate_batch([problem.baselines["best_fit"]])[0]
         wall = time.perf_counter() - start
         per_set = evaluation.seconds / len(evaluator.instance_sets)
         rows.append({"repeat": repeat + 1, "sets": len(evaluator.instance_sets), "items_per_set": 5 * 5000,

@@ -19,6 +19,8 @@ class Evaluation:
     gaps: dict[str, float] = field(default_factory=dict)
     gap_errors: dict[str, float] = field(default_factory=dict)
     """Standard error of each set's gap (sampling noise over its instances)."""
+    objectives: dict[str, list[float]] = field(default_factory=dict)
+    """Each set's objective per instance (bins, tour length, value), for paired comparisons."""
     failure: str | None = None
     message: str = ""
     seconds: float = 0.0
