@@ -22,7 +22,9 @@ class LLMRoles:
         self.model = model
         self.name = f"llm: {getattr(model, 'name', 'model')}"
 
-    def propose(self, problem: Problem, nodes: list[HeuristicNode], n_actions: int, advice: str) -> list[Action]:
+    def propose(self, problem: Problem, nodes: list[HeuristicNode], n_actions: int, advice: str,
+                seed: int = 0) -> list[Action]:
+        """The policy's actions (``seed`` is for policies that draw at random; the model ignores it)."""
         known = {n.id for n in nodes}
         messages = prompts.policy_messages(problem, nodes, n_actions, advice)
         try:

@@ -46,7 +46,8 @@ def inner_step(ctx: SearchContext, state: SearchState) -> SearchState:
     round_, step, used = state["round"], state["step"], state["evaluations"]
     scope = sorted(ctx.graph.reachable(state["population"]))
     nodes = [ctx.graph.node(n) for n in scope]
-    actions = ctx.roles.propose(ctx.problem, nodes, ctx.config.actions, state["policy_advice"])
+    actions = ctx.roles.propose(ctx.problem, nodes, ctx.config.actions, state["policy_advice"],
+                                seed=ctx.rng(round_, step, -1).randrange(2**31))
     rollouts, attempts = _rollouts(ctx, state, actions)
     results = _evaluate(ctx, rollouts)
     used += attempts  # unusable replies count too, so a model that never answers cannot loop forever

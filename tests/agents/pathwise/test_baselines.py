@@ -2,6 +2,7 @@
 
 from agents.pathwise.agent import AGENT, execute
 from agents.pathwise.context import PathWiseConfig
+from agents.pathwise.offline import NAME as OFFLINE_NAME
 from agents.runtime.launch import RunOptions, execute_run, wrap_model
 from agents.runtime.registry import register_agent
 from agents.runtime.run import Run
@@ -29,5 +30,5 @@ def test_eoh_uses_its_four_operators(pathwise_env, scripted):
 def test_random_sampling_only_samples_from_the_seed_prompt(pathwise_env):
     report, graph = run_method("random", None, budget=4)
     assert {n.origin for n in graph.nodes()} == {"seed", "init"}
-    assert report.summary["policy"] == "offline policy: parameter/expression mutation"
+    assert report.summary["policy"] == OFFLINE_NAME
     assert report.summary["evaluations"] == 4

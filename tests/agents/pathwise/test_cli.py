@@ -4,6 +4,8 @@ import json
 
 import pytest
 
+from agents.pathwise.offline import NAME as OFFLINE_NAME
+
 
 def test_run_pathwise_offline_writes_outputs_and_test_rows(pathwise_env, agent_cli):
     result = agent_cli("run", "pathwise", "--problem", "kp_construct", "--budget", "3", "--initial-population",
@@ -11,7 +13,7 @@ def test_run_pathwise_offline_writes_outputs_and_test_rows(pathwise_env, agent_c
     assert result.code == 0, result.err
     report = json.loads((pathwise_env / "report.json").read_text())
     summary = report["summary"]
-    assert summary["policy"] == "offline policy: parameter/expression mutation"
+    assert summary["policy"] == OFFLINE_NAME
     assert summary["best_heuristic"].endswith("best_heuristic.py")
     sizes = {(r["split"], r["size"]) for r in report["rows"] if "size" in r}
     assert {("train", 50), ("test", 100), ("test", 500)} <= sizes
