@@ -21,6 +21,7 @@ COMMAND_MODULES = [
     "agents.cli.bench_kernels",
     "agents.cli.bench_npu",
     "agents.cli.bench_numerics",
+    "agents.cli.bench_methods",
     "agents.cli.sandbox_cmd",
     "agents.cli.run_pathwise",
     "agents.cli.bench_ahd",
