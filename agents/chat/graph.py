@@ -81,9 +81,9 @@ def check_answer(answer: Any) -> dict[str, Any]:
     return answer
 
 
-def build_chat_graph(env: ChatEnv) -> Any:
-    """The uncompiled graph; compile it with a checkpointer (interrupts need one)."""
-    from langgraph.graph import END, START, StateGraph
+def chat_nodes(env: ChatEnv) -> dict[str, Callable[[Any], dict[str, Any]]]:
+    """The ``agent``, ``approve`` and ``tools`` nodes over a state holding ChatState's keys (other graphs, such
+    as the repair agent's, wire them with nodes of their own)."""
     from langgraph.types import interrupt
 
     def agent(state: ChatState) -> dict[str, Any]:
@@ -115,10 +115,16 @@ def build_chat_graph(env: ChatEnv) -> Any:
             messages.append({"role": "tool", "tool_call_id": call["id"], "name": call["name"], "content": text})
         return {"messages": messages, "decisions": [], "cancelled": cancelled}
 
+    return {"agent": agent, "approve": approve, "tools": tools}
+
+
+def build_chat_graph(env: ChatEnv) -> Any:
+    """The uncompiled graph; compile it with a checkpointer (interrupts need one)."""
+    from langgraph.graph import END, START, StateGraph
+
     builder = StateGraph(ChatState)
-    builder.add_node("agent", agent)
-    builder.add_node("approve", approve)
-    builder.add_node("tools", tools)
+    for name, node in chat_nodes(env).items():
+        builder.add_node(name, node)
     builder.add_edge(START, "agent")
     builder.add_conditional_edges("agent", lambda s: "approve" if pending_calls(s) else END, ["approve", END])
     builder.add_edge("approve", "tools")

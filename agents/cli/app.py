@@ -45,6 +45,7 @@ COMMAND_MODULES = [
     "agents.cli.otel_cmd",
     "agents.cli.mcp_cmd",
     "agents.cli.bench_resolve",
+    "agents.cli.run_repair",
 ]
 
 

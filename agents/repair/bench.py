@@ -29,8 +29,6 @@ from agents.runtime.progress import Progress
 from agents.runtime.run import Run
 
 OUTCOMES = "outcomes.jsonl"
-NO_OFFLINE_POLICY = ("the repair agent has no offline policy: give it a model (--model provider/name, "
-                     "replay:FILE or scripted:FILE), or evaluate --predictions FILE|gold|empty")
 
 
 class BenchState(TypedDict, total=False):
@@ -44,7 +42,9 @@ def check(config: BenchResolveConfig, model: ChatModel | None) -> None:
     if len(sources) != 1:
         raise UserError("give exactly one of --predictions FILE|gold|empty, --agent repair or --agent-cmd CMD")
     if config.agent == "repair" and model is None:
-        raise UserError(NO_OFFLINE_POLICY)
+        from agents.repair.agent import NO_OFFLINE_POLICY
+
+        raise UserError(f"{NO_OFFLINE_POLICY}, or evaluate --predictions FILE|gold|empty")
     if config.predictions and config.predictions not in BASELINES and not Path(config.predictions).exists():
         raise UserError(f"no such predictions file: {config.predictions}")
     if config.instances != GENERATED and not Path(config.instances).exists():

@@ -25,6 +25,8 @@ class BenchResolveConfig(Config):
     """Make the predictions with agentkiln's repair agent (it needs a model)."""
     agent_cmd: str | None = None
     """Make them with an external command, run in a worktree of each instance (see agents.repair.external)."""
+    repair_max_steps: int = Field(30, ge=1)
+    """Model turns of the repair agent on one instance."""
     backend: Literal["local", "swebench"] = "local"
     """``local``: this harness (venvs, the sandbox); ``swebench``: SWE-bench's own Docker harness."""
     ids: list[str] = Field(default_factory=list)
@@ -46,5 +48,16 @@ class RunRepairConfig(Config):
     """The command the agent's run_tests tool runs in the sandbox (test paths may be added by the agent)."""
     max_steps: int = Field(30, ge=1)
     """Model turns before the agent must stop (it then submits what it has)."""
-    yes: bool = True
-    """Approve the agent's edits without asking (they only touch the sandboxed worktree)."""
+    yes: bool = False
+    """Approve the agent's sandboxed calls (edits of the worktree, test runs) without asking; otherwise each
+    pauses the run for approval, as in chat."""
+    env_bin: str | None = None
+    """``bin`` folder of the environment the tests run with (None: this Python's)."""
+    readonly: list[str] = Field(default_factory=list)
+    """Host folders the sandbox shows read-only (the environment's; empty: this Python's installation)."""
+    sandbox: str | None = None
+    """Sandbox backend of the test runs (docker, local, auto); None = AGENT_SANDBOX or auto."""
+    test_wall_s: float = Field(300, gt=0)
+    """Wall-clock limit of one test run."""
+    rpg: bool = True
+    """Encode the repository for the RPG navigation tools (search_node, fetch_node, explore_rpg)."""
