@@ -46,6 +46,7 @@ COMMAND_MODULES = [
     "agents.cli.mcp_cmd",
     "agents.cli.bench_resolve",
     "agents.cli.run_repair",
+    "agents.cli.ui_cmd",
 ]
 
 

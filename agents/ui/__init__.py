@@ -1,0 +1,1 @@
+"""`agent ui`: a local web dashboard over the runs folder (runs list, run pages, per-agent views, comparisons)."""

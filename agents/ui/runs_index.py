@@ -1,0 +1,83 @@
+"""The runs list: one row per run (what `agent runs list` shows, plus policy and times), cached by the files'
+sizes and modification times so that a refresh reads only the runs that changed."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+from sandboxes.errors import UserError
+
+from agents.runtime.run import CONFIG_FILE, EVENTS_FILE, STATUS_FILE, Run, list_run_ids, runs_root
+from agents.runtime.summary import summarize
+
+WATCHED = (CONFIG_FILE, STATUS_FILE, EVENTS_FILE, "report.json")
+ROW_KEYS = ("id", "agent", "status", "reason", "model", "steps", "calls", "prompt_tokens", "completion_tokens",
+            "cost_usd", "cost_known", "best")
+HEADLINES = (("correctness", "correct {}"), ("median_speedup_over_eager", "median ×{} over eager"),
+             ("best_train_gap_percent", "best gap {} %"), ("geomean_speedup", "geomean ×{}"),
+             ("bon_splittester", "SplitTester pick correct {}"), ("answer", "answer {}"))
+"""Report numbers that stand for a run's best result when it reports no ``best`` (the first ones present)."""
+
+
+def run_row(run: Run) -> dict[str, Any]:
+    """One run's row: its summary's list columns, the policy its report names, creation and update times."""
+    info = summarize(run)
+    report = run.read_report()
+    summary = report.summary if report else {}
+    status = run.status_record()
+    best = info.get("best") if info.get("best") is not None else headline(summary)
+    return {**{key: info.get(key) for key in ROW_KEYS}, "best": best,
+            "policy": summary.get("policy") or summary.get("method"),
+            "created": run.meta.get("created"), "updated": status.get("updated"), "parent": run.meta.get("bench"),
+            "waiting_for": info.get("waiting_for")}
+
+
+def headline(summary: dict[str, Any]) -> str | None:
+    """The report's headline numbers in words, e.g. ``correct 1 · median ×1.4 over eager`` (None without any)."""
+    parts = [text.format(summary[key]) for key, text in HEADLINES if isinstance(summary.get(key), (int, float))]
+    return " · ".join(parts[:2]) or None
+
+
+def _fingerprint(run_dir: Path) -> tuple:
+    stamps = []
+    for name in WATCHED:
+        try:
+            stat = os.stat(run_dir / name)
+            stamps.append((stat.st_mtime_ns, stat.st_size))
+        except OSError:
+            stamps.append(None)
+    return tuple(stamps)
+
+
+class RunsIndex:
+    """Rows of every run under ``root``, oldest first; thread-safe, recomputing only changed runs."""
+
+    def __init__(self, root: str | Path | None = None):
+        self.root = runs_root(root)
+        self._rows: dict[str, tuple[tuple, dict[str, Any]]] = {}
+        self._lock = threading.Lock()
+
+    def rows(self) -> list[dict[str, Any]]:
+        ids = list_run_ids(self.root)
+        rows = [self._row(run_id) for run_id in ids]
+        with self._lock:
+            for gone in set(self._rows) - set(ids):
+                del self._rows[gone]
+        return rows
+
+    def _row(self, run_id: str) -> dict[str, Any]:
+        key = _fingerprint(self.root / run_id)
+        with self._lock:
+            cached = self._rows.get(run_id)
+        if cached and cached[0] == key and cached[1]["status"] != "running":
+            return cached[1]
+        try:
+            row = run_row(Run.open(run_id, self.root))
+        except UserError as error:
+            row = {"id": run_id, "status": "unreadable", "reason": str(error)}
+        with self._lock:
+            self._rows[run_id] = (key, row)
+        return row

@@ -1,0 +1,81 @@
+"""Live views as server-sent events: a run's events as they are appended, the runs list as it changes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any, AsyncIterator, Callable
+
+from agents.runtime.run import Run
+
+FINAL_STATUSES = ("finished", "failed", "stopped", "paused", "interrupted", "unreadable")
+HEARTBEAT_S = 15.0
+
+
+def sse(data: Any, event: str | None = None, event_id: int | None = None) -> str:
+    """One server-sent event (JSON data)."""
+    head = (f"event: {event}\n" if event else "") + (f"id: {event_id}\n" if event_id is not None else "")
+    return f"{head}data: {json.dumps(data, default=str)}\n\n"
+
+
+def read_new_events(path: Path, offset: int) -> tuple[list[dict[str, Any]], int]:
+    """Whole lines appended to ``path`` since byte ``offset`` as events, and the offset after the last whole line
+    (a line still being written is read next time; a line cut short by a kill is skipped)."""
+    try:
+        with path.open("rb") as stream:
+            stream.seek(offset)
+            chunk = stream.read()
+    except OSError:
+        return [], offset
+    end = chunk.rfind(b"\n") + 1
+    events = []
+    for line in chunk[:end].splitlines():
+        try:
+            events.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return events, offset + end
+
+
+async def event_stream(run: Run, after: int, poll_s: float, gone: Callable[[], Any]) -> AsyncIterator[str]:
+    """The run's events with ``seq`` above ``after``, then each new one as it is written; a last ``end`` event once
+    the run is no longer running and everything written was sent."""
+    offset, quiet = 0, 0.0
+    while not await gone():
+        events, offset = read_new_events(run.events_path, offset)
+        for item in events:
+            if item.get("seq", 0) > after:
+                after = item["seq"]
+                yield sse(item, "run-event", after)
+        status = run.status_record()
+        if not events and status["status"] in FINAL_STATUSES:
+            yield sse(status, "end")
+            return
+        quiet = 0.0 if events else quiet + poll_s
+        if quiet >= HEARTBEAT_S:
+            quiet = 0.0
+            yield ": still here\n\n"
+        await asyncio.sleep(poll_s)
+
+
+async def rows_stream(rows: Callable[[], list[dict[str, Any]]], poll_s: float, gone: Callable[[], Any]
+                      ) -> AsyncIterator[str]:
+    """The whole runs list first (``runs``), then each row that changed or appeared (``row``) and each id that
+    disappeared (``removed``)."""
+    known: dict[str, dict[str, Any]] = {}
+    first = True
+    while not await gone():
+        current = await asyncio.to_thread(rows)
+        now = {row["id"]: row for row in current}
+        if first:
+            yield sse(current, "runs")
+            first = False
+        else:
+            for run_id, row in now.items():
+                if known.get(run_id) != row:
+                    yield sse(row, "row")
+            for run_id in set(known) - set(now):
+                yield sse(run_id, "removed")
+        known = now
+        await asyncio.sleep(poll_s)
