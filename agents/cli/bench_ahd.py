@@ -3,7 +3,7 @@ evaluator's speed."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
@@ -20,14 +20,23 @@ from sandboxes.errors import UserError
 def bench_ahd(problem: ProblemOption = None,
               baselines: Annotated[bool, typer.Option("--baselines", help="Evaluate the classic baselines.")] = False,
               split: Annotated[str, typer.Option(help="test or train.")] = "test",
+              methods: Annotated[Optional[str], typer.Option(
+                  help="Search methods to run side by side (offline): a comma list of pathwise, eoh, random.")] = None,
+              budget: Annotated[int, typer.Option(help="Evaluations per search run (with --methods).")] = 100,
+              seeds: Annotated[str, typer.Option(help="Comma list of search seeds (with --methods).")] = "0",
+              sizes: Annotated[Optional[str], typer.Option(
+                  help="Comma list of test-set sizes to score (with --methods; default: all).")] = None,
               *, output: Output) -> None:
-    """The classic baselines' gaps on the AHD test sets (one row per method, problem and size)."""
+    """The classic baselines' gaps on the AHD test sets (one row per method, problem and size), or with
+    --methods the search methods' best heuristics side by side on the same budget and seeds."""
+    if methods is not None:
+        return _bench_methods(problem or "bpp_online", methods, budget, seeds, sizes, output)
     from benchmarks.ahd.bench import baseline_report
     from benchmarks.ahd.evaluator import Evaluator, EvaluatorConfig
     from benchmarks.ahd.registry import PROBLEMS, get_problem
 
     if not baselines:
-        raise UserError("nothing to benchmark: pass --baselines")
+        raise UserError("nothing to benchmark: pass --baselines or --methods")
     chosen = [get_problem(name) for name in ([problem] if problem else PROBLEMS)]
 
     def measure(run) -> Report:
@@ -39,6 +48,26 @@ def bench_ahd(problem: ProblemOption = None,
                       title=f"AHD baselines on the {split} sets")
 
     run, report = run_benchmark("bench-ahd", {"problem": problem, "split": split}, measure)
+    output.report(report, run)
+
+
+def _bench_methods(problem: str, methods: str, budget: int, seeds: str, sizes: str | None, output: Output) -> None:
+    from agents.pathwise.compare import parse_methods, side_by_side
+    from agents.pathwise.context import PathWiseConfig
+    from benchmarks.ahd.registry import get_problem
+
+    get_problem(problem)
+    try:
+        chosen, seed_list = parse_methods(methods), [int(s) for s in seeds.split(",") if s.strip()]
+        test_sizes = [int(s) for s in sizes.split(",") if s.strip()] if sizes else None
+    except ValueError as error:
+        raise UserError(f"--methods/--seeds/--sizes: {error}") from error
+    if not seed_list or budget < 1:
+        raise UserError("--seeds needs at least one seed and --budget must be positive")
+    base = PathWiseConfig(problem=problem, budget=budget, initial_population=min(30, max(1, budget // 4)),
+                          test_sizes=test_sizes)
+    config = {"problem": problem, "methods": ",".join(chosen), "budget": budget, "seeds": seeds, "sizes": sizes}
+    run, report = run_benchmark("bench-ahd", config, lambda run: side_by_side(base, chosen, seed_list))
     output.report(report, run)
 
 

@@ -54,6 +54,8 @@ class PathWiseConfig(Config):
     """Sandbox wall-clock limit per instance set."""
     test: bool = True
     """Evaluate the best heuristic and the baselines on the test sets at the end."""
+    test_sizes: list[PositiveInt] | None = None
+    """Instance sizes of the test sets to evaluate (None: every test set of the problem)."""
 
 
 @dataclass

@@ -46,7 +46,8 @@ def gap_rows(ctx: SearchContext, best: HeuristicNode, test: bool) -> list[dict[s
     splits = ("train", "test") if test else ("train",)
     methods = {f"best ({ctx.config.method})": best.code, **ctx.problem.baselines}
     for split in splits:
-        evaluator = ctx.evaluator.sibling(split, wall_s=ctx.config.wall_s * 4)
+        sizes = set(ctx.config.test_sizes) if split == "test" and ctx.config.test_sizes else None
+        evaluator = ctx.evaluator.sibling(split, wall_s=ctx.config.wall_s * 4, sizes=sizes)
         for method, evaluation in zip(methods, evaluator.evaluate_many(list(methods.values()))):
             rows += [{"split": split, **row} for row in result_rows(ctx.problem, method, evaluation, evaluator)]
             if not evaluation.ok:

@@ -79,10 +79,11 @@ class Evaluator:
                  "runner.py": self.problem.runner_source().encode()}
         return SetJob(self.problem, self.sandbox, files, self.config.wall_s, self.config.memory_mb)
 
-    def sibling(self, split: str, wall_s: float) -> "Evaluator":
-        """An evaluator of the same problem on another split, sharing the sandbox and the cache."""
+    def sibling(self, split: str, wall_s: float, sizes: set[int] | None = None) -> "Evaluator":
+        """An evaluator of the same problem on another split (only the sets of ``sizes`` when given), sharing
+        the sandbox and the cache."""
         config = self.config.model_copy(update={"wall_s": wall_s})
-        return Evaluator(self.problem, split, config, sandbox=self._sandbox)
+        return Evaluator(self.problem, split, config, sandbox=self._sandbox, sizes=sizes)
 
     def evaluate(self, code: str) -> Evaluation:
         """Score ``code``: from the cache when seen before, else in the sandbox."""
