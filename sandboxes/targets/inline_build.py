@@ -18,7 +18,7 @@ def main(spec_path: str) -> int:
     data = json.loads(open(spec_path).read())
     spec, module = data["spec"], data["module"]
     os.makedirs("build", exist_ok=True)
-    flags = {key: [flag for flag in spec[key] if flag] for key in ("extra_cflags", "extra_cuda_cflags", "extra_ldflags")}
+    flags = {key: list(spec[key]) for key in ("extra_cflags", "extra_cuda_cflags", "extra_ldflags")}
     try:
         load_inline(name=module, cpp_sources=list(spec["cpp_sources"]), cuda_sources=list(spec["cuda_sources"]) or None,
                     functions=list(spec["functions"]) or None, **flags,

@@ -128,7 +128,7 @@ def cpp_spec(name: str, source: str, functions: Mapping[str, Sequence[str]],
     if unknown:
         raise ValueError(f"load_cpp: unknown argument kinds {unknown}; use {sorted(CPP_ARG_TYPES)}")
     return ExtensionSpec(kind="cpp", name=name, cpp_sources=(source,), functions=tuple(functions),
-                         extra_cflags=tuple(extra_cflags),
+                         extra_cflags=_flags(extra_cflags),
                          options={"functions": {k: list(v) for k, v in functions.items()}})
 
 
@@ -150,8 +150,8 @@ def inline_spec(name: str, cpp_sources: Any, cuda_sources: Any = None, functions
     """The spec a ``load_inline`` call with these arguments resolves to."""
     return ExtensionSpec(
         kind="load_inline", name=name, cpp_sources=_strings(cpp_sources), cuda_sources=_strings(cuda_sources),
-        functions=_strings(functions), extra_cflags=_strings(extra_cflags),
-        extra_cuda_cflags=_strings(extra_cuda_cflags), extra_ldflags=_strings(extra_ldflags),
+        functions=_strings(functions), extra_cflags=_flags(extra_cflags),
+        extra_cuda_cflags=_flags(extra_cuda_cflags), extra_ldflags=_flags(extra_ldflags),
         options={"with_cuda": with_cuda, "extra_include_paths": list(_strings(extra_include_paths))})
 
 
@@ -162,6 +162,11 @@ def load_inline(*args: Any, **kwargs: Any) -> Any:
 
 SPEC_BUILDERS = {"load_cpp": cpp_spec, "load_inline": inline_spec}
 """Solution-facing loader name -> the function that turns its arguments into a spec."""
+
+
+def _flags(value: Any) -> tuple[str, ...]:
+    """Compiler flags without the empty ones (KernelBench passes ``extra_cflags=[""]``; g++ reads "" as a file)."""
+    return tuple(flag for flag in _strings(value) if flag.strip())
 
 
 def _strings(value: Any) -> tuple[str, ...]:
