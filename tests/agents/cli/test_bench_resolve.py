@@ -20,7 +20,8 @@ def bench(agent_cli, tmp_path, env_dir, *args):
     result = agent_cli("bench", "resolve", "--sandbox", "local", "--env-dir", env_dir, "--workers", "2",
                        "--json-out", str(tmp_path / "r.json"), *args)
     assert result.code == 0, result.err
-    return json.loads((tmp_path / "r.json").read_text()), Run.open(list_run_ids()[-1])
+    report = json.loads((tmp_path / "r.json").read_text())
+    return report, Run.open(report["run"]["id"])
 
 
 def swebench_reads_back(run: Run, instances: list[dict], predictions: list[dict], tmp_path) -> dict:
@@ -95,3 +96,32 @@ def test_bad_input_is_one_line_and_exit_2(agent_cli, tmp_path, monkeypatch):
     result = agent_cli("bench", "resolve", "--predictions", "gold", "--backend", "swebench")
     assert result.code == 2 and "needs Docker Hub" in result.err
     assert list_run_ids() == []  # refused before a run directory was made
+
+
+def test_repair_agent_with_a_scripted_model_resolves_an_instance(agent_cli, tmp_path, env_dir):
+    from benchmarks.resolve import gen_textkit
+
+    bug = gen_textkit.BUGS[0]
+    calls = [("search_node", {"query": "slugify separators"}), ("read_file", {"path": bug.path}),
+             ("edit_file", {"path": bug.path, "old": bug.buggy, "new": bug.fixed}),
+             ("run_tests", {"paths": [bug.test_path]}), ("submit", {"summary": "one separator per run"})]
+    (tmp_path / "script.json").write_text(json.dumps([{"tool_calls": [{"name": n, "arguments": a}]} for n, a in calls]))
+    report, run = bench(agent_cli, tmp_path, env_dir, "--agent", "repair", "--id", bug.instance_id,
+                        "--model", f"scripted:{tmp_path / 'script.json'}")
+    summary = report["summary"]
+    assert (summary["instances"], summary["resolved"], summary["resolved_pct"]) == (1, 1, 100.0)
+    child = Run.open(run.events("resolve.repair")[0]["run_id"])
+    trajectory = json.loads((child.artifacts / "trajectory.json").read_text())
+    tests = json.loads(next(m["content"] for m in trajectory if m.get("name") == "run_tests"))
+    assert tests["exit_code"] == 0  # the agent's own test run, in the instance's environment
+    prediction = json.loads((run.artifacts / "predictions.jsonl").read_text())
+    assert prediction["model_name_or_path"] == "agentkiln-repair" and bug.fixed in prediction["model_patch"]
+
+
+def test_an_external_agent_command_leaves_a_diff_that_is_evaluated(agent_cli, tmp_path, env_dir):
+    command = ("grep -q 'single separator' \"$AGENT_ISSUE_FILE\" && "
+               "sed -i 's/\\[^a-z0-9\\]\"/[^a-z0-9]+\"/' textkit/slug.py")
+    report, run = bench(agent_cli, tmp_path, env_dir, "--agent-cmd", command, "--id", "textkit-1", "--id", "shapes-2")
+    rows = {row["instance_id"]: row["status"] for row in report["rows"]}
+    assert rows == {"textkit-1": "resolved", "shapes-2": "empty_patch"}  # it knows only the first bug
+    assert (run.artifacts / "agent-cmd" / "textkit-1.log").is_file()
