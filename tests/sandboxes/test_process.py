@@ -53,14 +53,15 @@ DAEMON = ("import os, sys, time\n"
 
 
 def test_kill_takes_daemons_along_and_close_cleans_up(local_sandbox):
+    others = set(os.listdir(local_sandbox.base_dir))  # other tests' long-lived runners may share the folder
     process = local_sandbox.spawn([sys.executable, "-c", DAEMON], limits=SMALL)
     process.read_line(60)
-    workdirs_before = set(os.listdir(local_sandbox.base_dir))
-    assert workdirs_before
+    own = set(os.listdir(local_sandbox.base_dir)) - others
+    assert own
     process.kill()
     assert process.returncode == 137
     process.close()
-    assert not set(os.listdir(local_sandbox.base_dir)) & workdirs_before
+    assert not set(os.listdir(local_sandbox.base_dir)) & own
     assert not [p for p in _host_processes() if "time.sleep(300)" in p]
 
 
