@@ -10,7 +10,10 @@ import typer
 from sandboxes.errors import UserError
 
 from agents.cli.common import with_run_options
+from agents.cli.executor_options import ExecutorOption
 from agents.cli.groups import run_app
+from agents.cli.kernel_options import (MaxInputOption, MemoryMbOption, ShapeScaleOption, TimeoutOption,
+                                       kernel_flags)
 from agents.cli.output import Output
 from agents.runtime.config import load_config
 from agents.runtime.launch import RunOptions, launch
@@ -48,6 +51,7 @@ def check_inputs(config: EvoKernelConfig, model: object) -> None:
     from agents.evokernel.env import TARGETS
     from agents.evokernel.templates import template_library
     from benchmarks.kernels.tasks import load_tasks
+    from benchmarks.executor import check_spec
     from memory.qmemory.store import MemoryStore
     from sandboxes.select import get_sandbox
 
@@ -56,10 +60,11 @@ def check_inputs(config: EvoKernelConfig, model: object) -> None:
     if model is None and template_library(config.target) is None:
         raise UserError(f"the offline policy needs template kernels and target '{config.target}' has none: "
                         "pass --model (or use --target npu)")
-    load_tasks(config.tasks)
+    load_tasks(config.tasks, config.shapes)
     if config.memory and Path(config.memory).exists():
         MemoryStore(config.memory).close()
-    get_sandbox()  # proves that the sandbox runs a trivial job, before the first attempt (else one line and the fix)
+    if check_spec(config.executor) == "local":  # on a cluster, each node proves its own sandbox
+        get_sandbox()  # proves that the sandbox runs a trivial job, before the first attempt (else one line and the fix)
 
 
 @run_app.command("evokernel")
@@ -71,8 +76,11 @@ def run_evokernel(target: TargetOption = None, tasks: TasksOption = None,
                   pause_every: Annotated[Optional[int], typer.Option(
                       "--pause-every", help="Pause after every N rounds for a new budget or guidance "
                                             "(agent chat --attach RUN_ID).")] = None,
-                  *, options: RunOptions, output: Output) -> None:
+                  shape_scale: ShapeScaleOption = None, max_input_mb: MaxInputOption = None,
+                  memory_mb: MemoryMbOption = None, timeout: TimeoutOption = None,
+                  executor: ExecutorOption = None, *, options: RunOptions, output: Output) -> None:
     """Draft and refine kernels with a Q-value experience memory (offline policy without a model)."""
-    config = _config(target, tasks, budget, memory, workers, method=method, pause_every=pause_every)
+    config = _config(target, tasks, budget, memory, workers, method=method, pause_every=pause_every,
+                     executor=executor, **kernel_flags(shape_scale, max_input_mb, memory_mb, timeout))
     run, report = launch(AGENT_NAME, config, options, check_inputs)
     output.report(report, run)

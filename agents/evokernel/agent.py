@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ from agents.runtime.graph import run_graph
 from agents.runtime.models.base import ChatModel
 from agents.runtime.progress import Progress
 from agents.runtime.run import Run
+from benchmarks.executor import make_executor
 from benchmarks.kernels.tasks import KernelTask, SkippedTask, task_notes
 from benchmarks.report import Report
 from sandboxes.errors import UserError
@@ -51,7 +53,9 @@ def execute(run: Run, model: ChatModel | None) -> Report:
         raise UserError(f"the offline policy needs template kernels and target '{config.target}' has none: "
                         "pass --model (or use --target npu)")
     target = make_target(config.target)
-    env = KernelEnv(target, config.evaluation, verdicts=verdict_cache_path(run) if config.verdict_cache else None)
+    executor = make_executor(config.executor, os.environ.get("AGENT_SANDBOX"))  # nodes use the run's backend
+    env = KernelEnv(target, config.evaluation, verdicts=verdict_cache_path(run) if config.verdict_cache else None,
+                    executor=executor)
     skipped: list[SkippedTask] = []
     kernels = env.tasks(config.tasks, config.shapes, skipped)
     for left_out in skipped:
@@ -72,6 +76,7 @@ def execute(run: Run, model: ChatModel | None) -> Report:
             agent.close()
         memories.close()
         env.close()
+        executor.close()
     config = agent.config  # an answer to a pause may have changed the budget
     report = build_report(final["tasks"], budget=config.budget, policy=policy, method=config.method,
                           target=config.target, totals=run.totals.as_dict(), artifacts=run.artifacts,

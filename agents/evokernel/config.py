@@ -63,6 +63,10 @@ class EvoKernelConfig(Config):
     configuration, verifier settings and verifier code) from <runs root>/cache/evokernel-verdicts.sqlite."""
     evaluation: EvalConfig | None = None
     """How the harness verifies and times each attempt (None: the harness defaults)."""
+    executor: str | None = None
+    """Where verifications run: local (this process), ray (the Ray cluster at RAY_ADDRESS, else a new local
+    instance) or ray://HOST:PORT; None: AGENT_EXECUTOR, else local. The graph, the model calls and the memory
+    writes stay in this process either way."""
     shapes: ShapeScaling = Field(default_factory=ShapeScaling)
     """Shrink the tasks' size constants first (KernelBench files: --shape-scale, --max-input-mb)."""
     pause_every: int | None = Field(None, ge=1)

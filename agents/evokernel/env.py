@@ -9,7 +9,9 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from benchmarks.kernels.verifier.harness import EvalConfig, evaluate
+from benchmarks.executor import Executor, LocalExecutor, Place
+from benchmarks.kernels.fanout import VERIFIERS, verification_job
+from benchmarks.kernels.verifier.harness import EvalConfig
 from benchmarks.kernels.verifier.result import KernelResult, Status
 from benchmarks.kernels.verifier.runner.launch import CODE_PACKAGES
 from benchmarks.kernels.verifier.runner.persistent import VerifierPool
@@ -46,14 +48,17 @@ class KernelEnv:
 
     ``persistent``: verify through long-lived trusted runners (one per concurrently verifying worker,
     reused for every later candidate) instead of a fresh sandboxed runner per candidate; :meth:`close`
-    stops them."""
+    stops them. ``executor``: where verifications run (default here; on ``ray`` each node verifies in its own
+    sandbox through its own runners, while the cache, the graph and the memory stay in this process)."""
 
     def __init__(self, target: Target, evaluation: EvalConfig | None = None, sandbox: Any = None,
-                 persistent: bool = True, verdicts: str | Path | None = None):
+                 persistent: bool = True, verdicts: str | Path | None = None, executor: Executor | None = None):
         self.target = target
         self.evaluation = evaluation or EvalConfig()
         self.sandbox = sandbox
         self.verifiers = VerifierPool() if persistent else None
+        self.executor = executor or LocalExecutor()
+        self.place = Place(sandbox, kept={VERIFIERS: self.verifiers} if persistent else None)
         self.shared = VerdictCache(verdicts, self.fingerprint()) if verdicts and target.simulated else None
         self._cache: dict[str, Verdict] = {}
         self._lock = threading.Lock()
@@ -93,8 +98,8 @@ class KernelEnv:
             cached = self.shared.get(task.source, source)
         if cached is not None:
             return {**cached, "cached": True}
-        result = evaluate(task, source, self.target, sandbox=self.sandbox, config=self.evaluation,
-                          runner=self.verifiers)
+        job = verification_job(task, source, self.target, self.evaluation, self.verifiers is not None)
+        result = self.executor.run(job, self.place)
         if result.status is Status.SANDBOX_ERROR:  # not the kernel's doing: stop before it is counted or learnt
             raise UserError(f"the sandbox failed while verifying {task.qualified_name}: {result.reason}; this "
                             "attempt is not counted, learnt from or rewarded. Fix the sandbox (agent doctor), then "

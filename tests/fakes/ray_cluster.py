@@ -6,10 +6,11 @@ first use (this process joins it) and stops when the process exits. ``add_node``
 from __future__ import annotations
 
 import atexit
+import contextlib
 import logging
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
 
@@ -19,6 +20,12 @@ from ray.cluster_utils import Cluster  # noqa: E402
 STORE_BYTES = 80 * 2**20
 """Object store per node (Ray's minimum is about 75 MiB; the evaluations pass only small objects)."""
 NODE_ARGS = {"num_cpus": 1, "object_store_memory": STORE_BYTES}
+HEALTH_CHECKS = {"health_check_initial_delay_ms": 1000, "health_check_period_ms": 1000,
+                 "health_check_failure_threshold": 3}
+"""A killed node is marked dead about 3 s after it stops answering (Ray's default: 15 s and more); a node that is
+only slow is not (each check still waits Ray's default 10 s for an answer)."""
+ROOT = Path(__file__).resolve().parents[2]
+"""This checkout, which the nodes' workers import from."""
 _cluster: Cluster | None = None
 
 
@@ -26,17 +33,31 @@ def shared_cluster() -> Cluster:
     """The session's cluster, started (and joined) on first use."""
     global _cluster
     if _cluster is None:
-        here = os.getcwd()
-        os.chdir(Path(__file__).parent)  # the raylets keep this folder as theirs, never a test's tmp_path
-        try:
-            cluster = Cluster(initialize_head=True, head_node_args={**NODE_ARGS, "include_dashboard": False})
+        with node_environment():
+            cluster = Cluster(initialize_head=True, head_node_args={**NODE_ARGS, "include_dashboard": False,
+                                                                   "_system_config": HEALTH_CHECKS})
             cluster.add_node(**NODE_ARGS)
             ray.init(address=cluster.address, log_to_driver=False, logging_level=logging.WARNING)
-        finally:
-            os.chdir(here)
         atexit.register(_stop, cluster)
         _cluster = cluster
     return _cluster
+
+
+@contextlib.contextmanager
+def node_environment() -> Iterator[None]:
+    """While nodes start: this folder as their working directory (never a test's tmp_path), and this checkout on
+    their workers' PYTHONPATH (they import benchmarks and tests.fakes as an installed agentkiln would be)."""
+    here, path = os.getcwd(), os.environ.get("PYTHONPATH")
+    os.chdir(Path(__file__).parent)
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), path]))
+    try:
+        yield
+    finally:
+        os.chdir(here)
+        if path is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = path
 
 
 def _stop(cluster: Cluster) -> None:
@@ -47,7 +68,8 @@ def _stop(cluster: Cluster) -> None:
 def add_node(**resources: Any):
     """A further node of the shared cluster (one CPU, plus ``resources``), once the cluster sees it."""
     cluster = shared_cluster()
-    node = cluster.add_node(**NODE_ARGS, **({"resources": resources} if resources else {}))
+    with node_environment():
+        node = cluster.add_node(**NODE_ARGS, **({"resources": resources} if resources else {}))
     cluster.wait_for_nodes()
     return node
 

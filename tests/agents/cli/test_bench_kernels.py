@@ -98,3 +98,33 @@ def test_a_crash_shows_its_exception_in_the_table_and_its_traceback_in_the_repor
     (run_dir,) = (isolated_agent_env / "runs").iterdir()
     [row] = json.loads((run_dir / "report.json").read_text())["rows"]
     assert row["status"] == "crashed" and "Traceback" in row["reason"] and "File \"" in row["reason"]
+
+
+def test_on_a_ray_cluster_the_verdicts_are_those_of_a_local_run(isolated_agent_env, agent_cli, solutions):
+    from tests.fakes.ray_cluster import shared_cluster
+
+    shared_cluster()
+    rows = {}
+    for executor in ("local", "ray"):
+        out = isolated_agent_env / f"{executor}.json"
+        result = agent_cli("bench", "kernels", "--tasks", "builtin:L1:relu", "--solutions", str(solutions),
+                           "--sandbox", "local", "--timing-budget", "0.1", "--trials", "2", "--executor", executor,
+                           "--persistent", "--json-out", str(out))
+        assert result.code == 0, result.err
+        report = json.loads(out.read_text())
+        rows[executor] = sorted((r["solution"], r["status"], r.get("stage"), r["reason"]) for r in report["rows"])
+        rows[f"{executor} summary"] = report["summary"].get("executor")
+    assert rows["ray"] == rows["local"] and {status for _, status, _, _ in rows["ray"]} == {"correct", "rejected"}
+    assert rows["ray summary"] == "ray" and rows["local summary"] is None
+
+
+def test_a_gpu_target_on_a_cluster_without_gpus_is_refused_in_one_line(isolated_agent_env, agent_cli):
+    from tests.fakes.ray_cluster import shared_cluster
+
+    shared_cluster()
+    result = agent_cli("bench", "kernels", "--target", "gpu", "--tasks", "builtin:L1:relu", "--executor", "ray",
+                       "--sandbox", "local")
+    assert result.code == 2
+    (error,) = [line for line in result.err.splitlines() if line.startswith("error:")]
+    assert "no node of the Ray cluster can run this evaluation: it needs 1 CPU, 1 GPU" in error
+    assert "ray start --num-gpus" in error

@@ -40,3 +40,25 @@ def test_a_sandbox_that_fails_during_the_run_stops_it_and_nothing_is_learnt(agen
         learnt = db.execute("SELECT count(*) FROM entries WHERE kind IN ('experience', 'trace')").fetchone()[0]
         rewarded = db.execute("SELECT count(*) FROM applied").fetchone()[0]
     assert learnt == 0 and rewarded == 0
+
+
+def test_a_run_verifying_on_a_ray_cluster_gets_the_verdicts_of_a_local_run(agent_cli, isolated_agent_env, monkeypatch):
+    import json
+
+    from tests.fakes.ray_cluster import shared_cluster
+
+    shared_cluster()
+    monkeypatch.setenv("AGENT_SANDBOX", "local")  # the driver's backend, which the run hands to the nodes
+    verified = {}
+    for executor in ("local", "ray"):
+        monkeypatch.setenv("AGENT_RUNS_DIR", str(isolated_agent_env / executor))  # no verdict shared between them
+        result = agent_cli("run", "evokernel", "--target", "npu", "--tasks", "builtin:L1:softmax", "--budget", "2",
+                           "--executor", executor, "--memory", str(isolated_agent_env / f"{executor}.sqlite"))
+        assert result.code == 0, result.err
+        (events,) = (isolated_agent_env / executor).glob("*/events.jsonl")
+        records = [json.loads(line) for line in events.read_text().splitlines()]
+        verified[executor] = sorted((e["task"], e["attempt"], e["status"], e["latency_ms"]) for e in records
+                                    if e["kind"] == "evokernel.verified")
+        verified[f"{executor} on ray"] = sum(e["kind"] == "executor.result" for e in records)
+    assert verified["ray"] == verified["local"] and len(verified["local"]) == 2
+    assert verified["ray on ray"] == len(verified["ray"]) and verified["local on ray"] == 0
