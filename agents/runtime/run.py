@@ -268,6 +268,10 @@ def _write_atomic(path: Path, text: str) -> None:
 
 
 def _find_run_dir(base: Path, run_id: str) -> Path:
+    exact = base / run_id
+    if run_id not in ("", ".", "..", "last") and exact.parent == base and any(
+            (exact / name).exists() for name in RUN_FILES):
+        return exact  # a whole id: no need to read every run's config to sort them
     ids = list_run_ids(base)
     if run_id == "last" and ids:
         return base / ids[-1]

@@ -74,6 +74,13 @@ def test_open_by_prefix_and_last_and_clear_errors():
         Run.open("nope")
 
 
+def test_open_by_a_whole_id_reads_no_other_run(monkeypatch):
+    """Opening each of N runs by id must not sort all N each time (the dashboard and `agent runs list` open many)."""
+    run = Run.create("alpha", {})
+    monkeypatch.setattr("agents.runtime.run.list_run_ids", lambda *_: pytest.fail("listed every run"))
+    assert Run.open(run.id).dir == run.dir
+
+
 def test_a_line_cut_short_by_a_kill_is_skipped():
     run = Run.create("demo", {})
     run.emit("whole")
