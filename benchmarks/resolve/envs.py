@@ -61,12 +61,20 @@ def find_python(version: str) -> str | None:
     """An interpreter of ``version`` (``3.11``) on this machine: this one, ``pythonX.Y`` on PATH, or pyenv's."""
     if f"{sys.version_info.major}.{sys.version_info.minor}" == version:
         return sys.executable
-    found = shutil.which(f"python{version}")
-    if found:
-        return found
     pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
-    candidates = sorted(glob.glob(str(pyenv / f"{version}.*" / "bin" / f"python{version}")))
-    return candidates[-1] if candidates else None
+    candidates = [shutil.which(f"python{version}"),
+                  *sorted(glob.glob(str(pyenv / f"{version}.*" / "bin" / f"python{version}")), reverse=True)]
+    return next((c for c in candidates if c and _is_python(c, version)), None)
+
+
+def _is_python(path: str, version: str) -> bool:
+    """True when ``path`` runs and is Python ``version`` (a pyenv shim of a version not installed is not)."""
+    probe = "import sys; print('%d.%d' % sys.version_info[:2])"
+    try:
+        result = subprocess.run([path, "-c", probe], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return result.returncode == 0 and result.stdout.strip() == version
 
 
 class EnvCache:
