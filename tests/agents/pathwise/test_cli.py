@@ -49,3 +49,12 @@ def test_run_pathwise_over_http_with_litellm_counts_tokens(pathwise_env, agent_c
     assert summary["calls"] == 3 and summary["prompt_tokens"] > 0 and summary["policy"].startswith("llm")
     assert summary["evaluations"] == 3 and summary["heuristics_in_graph"] == 3
     assert "raise the exponent" in json.dumps(fake_openai.requests[-1])
+
+
+@pytest.mark.parametrize("flags, said", [(["--methods", "pathwise,funsearch"], "unknown method"),
+                                         (["--methods", "eoh", "--seeds", "x"], "--seeds"),
+                                         (["--methods", "eoh", "--problem", "sudoku"], "unknown AHD problem")])
+def test_bench_ahd_methods_refuses_bad_input_in_one_line(pathwise_env, agent_cli, flags, said):
+    result = agent_cli("bench", "ahd", *flags)
+    assert result.code == 2 and said in result.err
+    assert not (pathwise_env / "runs").exists() or not any((pathwise_env / "runs").iterdir())
