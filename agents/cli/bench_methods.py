@@ -1,4 +1,4 @@
-"""`agent bench cheap2rich` (and the other issue-24 numerics checks): paper claim beside the measured figure."""
+"""`agent bench cheap2rich`, `continuous-rl` (issue-24 numerics checks): the paper claim beside the measured figure."""
 
 from __future__ import annotations
 
@@ -40,3 +40,20 @@ def bench_cheap2rich(sensors: Annotated[int, typer.Option(min=2, max=32, help="P
     config = CheckConfig(sensors=sensors, noise=noise, steps=steps, seed=seed)
     _bench("bench-cheap2rich", config.__dict__, lambda: run_check(config),
            f"Cheap2Rich: reconstruction from {sensors} sensors", output)
+
+
+@bench_app.command("continuous-rl")
+@with_output
+def bench_continuous_rl(episodes: Annotated[int, typer.Option(min=1, help="Episodes per run.")] = 20,
+                        measurements: Annotated[int, typer.Option(min=1, help="Random-schedule measurements "
+                                                                               "per episode.")] = 3,
+                        seeds: Annotated[int, typer.Option(min=1, help="Runs averaged per figure.")] = 20,
+                        seed: Annotated[int, typer.Option(help="First seed.")] = 0,
+                        *, output: Output) -> None:
+    """Instance-dependent continuous-time RL on dx = (a x + b u) dt + sigma dW: regret against the total cost
+    variance, and the random measurement schedule against fixed ones."""
+    from numerics.ctrl.checks import CheckConfig, run_check
+
+    config = CheckConfig(episodes=episodes, measurements=measurements, seeds=seeds, seed=seed)
+    _bench("bench-continuous-rl", config.__dict__, lambda: run_check(config),
+           "Continuous-time RL: regret, variance and measurement schedules", output)

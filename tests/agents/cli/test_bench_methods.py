@@ -10,3 +10,12 @@ def test_cheap2rich_prints_claim_and_measurement_in_a_run_directory(agent_cli):
     assert [row["check"] for row in document["rows"]][0] == "corrected model beats the low-fidelity prior"
     assert all({"paper", "measured", "passed"} <= set(row) for row in document["rows"])
     assert Run.open(document["run"]["id"]).status == "finished"
+
+
+def test_continuous_rl_prints_both_checks(agent_cli):
+    result = agent_cli("bench", "continuous-rl", "--episodes", "4", "--seeds", "2", "--measurements", "2", "--json")
+    assert result.code == 0, result.err
+    rows = json.loads(result.out)["rows"]
+    assert [row["check"] for row in rows] == ["regret grows with the total reward variance",
+                                              "random schedule: same regret with fewer measurements than a fixed one"]
+    assert all(row["paper"] and row["measured"] for row in rows)
