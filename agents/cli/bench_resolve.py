@@ -7,9 +7,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from agents.cli.common import with_run_options
+from agents.cli.common import run_benchmark, with_run_options
 from agents.cli.groups import bench_app
-from agents.cli.output import Output
+from agents.cli.output import Output, with_output
 from agents.runtime.config import load_config
 from agents.runtime.launch import RunOptions, launch
 from agents.runtime.registry import register_agent
@@ -52,4 +52,28 @@ def bench_resolve(
                           "backend": backend, "ids": ids or None, "limit": limit})
     config.harness = config.harness.model_copy(update=harness)
     run, report = launch("bench-resolve", config, options, check=check)
+    output.report(report, run)
+
+
+@bench_app.command("resolve-throughput")
+@with_output
+def bench_resolve_throughput(
+        workers: Annotated[str, typer.Option("--workers", help="Worker counts, comma-separated.")] = "1,2",
+        sandbox: Annotated[Optional[str], typer.Option("--sandbox", help="docker | local | auto.")] = None,
+        env_dir: Annotated[str, typer.Option("--env-dir", help="Where environments are cached.")] =
+        ".cache/resolve-envs",
+        *, output: Output) -> None:
+    """Instances per minute of `agent bench resolve` on the shipped benchmark with each worker count, side by side."""
+    from benchmarks.resolve.throughput import measure_throughput
+    from sandboxes.errors import UserError
+
+    try:
+        counts = [int(part) for part in workers.split(",")]
+    except ValueError:
+        raise UserError(f"--workers {workers}: expected comma-separated counts such as 1,2") from None
+    if not counts or min(counts) < 1:
+        raise UserError(f"--workers {workers}: every count must be at least 1")
+    config = {"workers": counts, "sandbox": sandbox, "env_dir": env_dir}
+    run, report = run_benchmark("bench-resolve-throughput", config,
+                                lambda run: measure_throughput(run.artifacts, counts, sandbox, env_dir))
     output.report(report, run)

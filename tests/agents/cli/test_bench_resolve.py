@@ -95,6 +95,8 @@ def test_bad_input_is_one_line_and_exit_2(agent_cli, tmp_path, monkeypatch):
     monkeypatch.setattr("agents.repair.swebench_backend.DOCKER_HUB", ("127.0.0.1", 9))
     result = agent_cli("bench", "resolve", "--predictions", "gold", "--backend", "swebench")
     assert result.code == 2 and "needs Docker Hub" in result.err
+    result = agent_cli("bench", "resolve-throughput", "--workers", "1,two")
+    assert result.code == 2 and "comma-separated counts" in result.err
     assert list_run_ids() == []  # refused before a run directory was made
 
 
