@@ -15,7 +15,8 @@ from agents.cli.output import Output, with_output
 def doctor(selftest: Annotated[bool, typer.Option("--selftest/--no-selftest",
                                                   help="Run the sandbox selftest (adversarial suite).")] = True,
            *, output: Output) -> None:
-    """Check Docker, bubblewrap, g++, nvcc, a GPU, the Triton interpreter, KLayout and model credentials."""
+    """Check Docker, bubblewrap, g++, nvcc, a GPU, the Triton interpreter, KLayout, model credentials and the
+    Ray cluster --executor ray would use."""
     from agents.runtime.doctor import diagnose
 
     report = diagnose(selftest=selftest)
@@ -23,7 +24,7 @@ def doctor(selftest: Annotated[bool, typer.Option("--selftest/--no-selftest",
 
 
 def _show(out: Any, report: dict[str, Any]) -> None:
-    """The checks as three tables and the default model in one line."""
+    """The checks as tables and the default model in one line."""
     out.print(_table("sandboxes", report["sandboxes"]))
     out.print(_table("toolchains", report["toolchains"]))
     models = report["models"]
@@ -31,6 +32,7 @@ def _show(out: Any, report: dict[str, Any]) -> None:
     default = models["default_model"]
     out.print(f"default model: {default['detail']} (from {default['source']}); config file: {models['config_file']}; "
               f"litellm {models['litellm']}")
+    out.print(_table("executor (where evaluations run)", report["executor"]))
 
 
 def _table(title: str, checks: dict[str, Any]) -> Any:

@@ -191,7 +191,8 @@ TOOLCHAIN_CHECKS: dict[str, Callable[[], Check]] = {
 
 
 def diagnose(*, selftest: bool = True) -> dict[str, Any]:
-    """Every check, run side by side: ``{"sandboxes": ..., "toolchains": ..., "models": ...}``."""
+    """Every check, run side by side: ``{"sandboxes": ..., "toolchains": ..., "models": ..., "executor": ...}``
+    (the executor section names the Ray cluster ``--executor ray`` would use, when Ray is installed)."""
     checks = {**{("sandboxes", k): v for k, v in SANDBOX_CHECKS.items()},
               ("sandboxes", "selftest"): lambda: selftest_section(selftest),
               **{("toolchains", k): v for k, v in TOOLCHAIN_CHECKS.items()}}
@@ -203,4 +204,7 @@ def diagnose(*, selftest: bool = True) -> dict[str, Any]:
     docker_ok = report["sandboxes"]["docker"]["ok"]
     report["sandboxes"]["default_backend"] = result(True, "docker" if docker_ok else "local (docker unavailable)")
     report["models"] = models_section()
+    from benchmarks.executor.survey import executor_section
+
+    report["executor"] = executor_section()
     return report

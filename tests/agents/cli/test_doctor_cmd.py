@@ -14,13 +14,15 @@ SECRET = "sk-doctor-test-secret-value"
 def test_doctor_json_without_docker_says_so_and_never_prints_keys(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(REPO), "DOCKER_HOST": f"unix://{tmp_path}/no-docker.sock",
            "ANTHROPIC_API_KEY": SECRET, "AGENT_RUNS_DIR": str(tmp_path / "runs")}
-    env.pop("OPENAI_API_KEY", None)
+    for name in ("OPENAI_API_KEY", "AGENT_EXECUTOR", "RAY_ADDRESS"):
+        env.pop(name, None)
     done = subprocess.run([sys.executable, "-c", ONLY_DOCTOR_CLI, "doctor", "--json", "--no-selftest"], cwd=tmp_path,
                           env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     assert SECRET not in done.stdout + done.stderr
     report = json.loads(done.stdout)
-    assert set(report) == {"sandboxes", "toolchains", "models"}
+    assert set(report) == {"sandboxes", "toolchains", "models", "executor"}
+    assert report["executor"]["default"]["detail"].startswith("local")
     docker = report["sandboxes"]["docker"]
     assert docker["ok"] is False and "not available" in docker["detail"]
     assert report["sandboxes"]["default_backend"]["detail"].startswith("local")
