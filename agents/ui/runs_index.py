@@ -10,7 +10,7 @@ from typing import Any
 
 from sandboxes.errors import UserError
 
-from agents.runtime.run import CONFIG_FILE, EVENTS_FILE, STATUS_FILE, Run, list_run_ids, runs_root
+from agents.runtime.run import CONFIG_FILE, EVENTS_FILE, RUN_FILES, STATUS_FILE, Run, runs_root
 from agents.runtime.summary import summarize
 
 WATCHED = (CONFIG_FILE, STATUS_FILE, EVENTS_FILE, "report.json")
@@ -52,8 +52,19 @@ def _fingerprint(run_dir: Path) -> tuple:
     return tuple(stamps)
 
 
+def _run_dirs(root: Path) -> list[os.DirEntry]:
+    """The folders under ``root`` holding any run file (what ``list_run_ids`` counts as runs)."""
+    try:
+        entries = list(os.scandir(root))
+    except OSError:
+        return []
+    return [entry for entry in entries if entry.is_dir() and any(os.path.exists(os.path.join(entry.path, name))
+                                                                  for name in RUN_FILES)]
+
+
 class RunsIndex:
-    """Rows of every run under ``root``, oldest first; thread-safe, recomputing only changed runs."""
+    """Rows of every run under ``root``, oldest first (by creation time, as ``list_run_ids`` orders them);
+    thread-safe, recomputing only changed runs and never re-reading a config to sort."""
 
     def __init__(self, root: str | Path | None = None):
         self.root = runs_root(root)
@@ -61,15 +72,15 @@ class RunsIndex:
         self._lock = threading.Lock()
 
     def rows(self) -> list[dict[str, Any]]:
-        ids = list_run_ids(self.root)
-        rows = [self._row(run_id) for run_id in ids]
+        """Every run's row, oldest first; a run whose watched files did not change is not read again."""
+        stamps = {entry.name: _fingerprint(Path(entry.path)) for entry in _run_dirs(self.root)}
+        rows = [self._row(run_id, key) for run_id, key in stamps.items()]
         with self._lock:
-            for gone in set(self._rows) - set(ids):
+            for gone in set(self._rows) - set(stamps):
                 del self._rows[gone]
-        return rows
+        return sorted(rows, key=lambda row: (row.get("created") or 0, row["id"]))
 
-    def _row(self, run_id: str) -> dict[str, Any]:
-        key = _fingerprint(self.root / run_id)
+    def _row(self, run_id: str, key: tuple) -> dict[str, Any]:
         with self._lock:
             cached = self._rows.get(run_id)
         if cached and cached[0] == key and cached[1]["status"] != "running":
@@ -77,7 +88,8 @@ class RunsIndex:
         try:
             row = run_row(Run.open(run_id, self.root))
         except UserError as error:
-            row = {"id": run_id, "status": "unreadable", "reason": str(error)}
+            row = {"id": run_id, "status": "unreadable", "reason": str(error),
+                   "created": os.stat(self.root / run_id).st_mtime}
         with self._lock:
             self._rows[run_id] = (key, row)
         return row
