@@ -10,7 +10,6 @@ from benchmarks.resolve.tree import export_tree
 from agents.runtime.run import Run, list_run_ids
 
 BUG = gen_textkit.BUGS[0]
-FAST_PYTEST = "env PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 python -m pytest -q -p no:cacheprovider"
 
 
 def fix_script(*, with_tests: bool) -> list[dict]:
@@ -34,12 +33,13 @@ def checkout(tmp_path):
 def repair(agent_cli, tmp_path, script, *args):
     (tmp_path / "script.json").write_text(json.dumps(script))
     return agent_cli("run", "repair", "--repo", str(tmp_path / "repo"), "--issue", f"@{tmp_path / 'issue.md'}",
-                     "--model", f"scripted:{tmp_path / 'script.json'}", "--sandbox", "local", "--test-cmd",
-                     FAST_PYTEST, "--json-out", str(tmp_path / "r.json"), *args)
+                     "--model", f"scripted:{tmp_path / 'script.json'}", "--sandbox", "local",
+                     "--json-out", str(tmp_path / "r.json"), *args)
 
 
-def test_scripted_model_fixes_the_bug_through_edits_and_a_sandboxed_test_run(agent_cli, tmp_path, checkout):
-    result = repair(agent_cli, tmp_path, fix_script(with_tests=True), "--yes")
+def test_scripted_model_localises_edits_and_submits_a_diff(agent_cli, tmp_path, checkout):
+    """(The sandboxed test run of the loop is exercised under `agent bench resolve --agent repair`.)"""
+    result = repair(agent_cli, tmp_path, fix_script(with_tests=False), "--yes")
     assert result.code == 0, result.err
     summary = json.loads((tmp_path / "r.json").read_text())["summary"]
     assert summary["ended"] == "submitted" and summary["files_changed"] == 1
@@ -48,10 +48,8 @@ def test_scripted_model_fixes_the_bug_through_edits_and_a_sandboxed_test_run(age
     assert f"-    cleaned = {BUG.buggy}" in patch and f"+    cleaned = {BUG.fixed}" in patch
     assert BUG.buggy in (checkout / BUG.path).read_text()  # the repository itself is untouched
     trajectory = json.loads((run.artifacts / "trajectory.json").read_text())
-    tests = json.loads(next(m["content"] for m in trajectory if m.get("name") == "run_tests"))
-    assert tests["exit_code"] == 0 and "passed" in tests["output"]
-    assert [e["tool"] for e in run.events("tool.call")] == ["search_node", "read_file", "edit_file", "run_tests",
-                                                            "submit"]
+    assert "def slugify" in next(m["content"] for m in trajectory if m.get("name") == "read_file")
+    assert [e["tool"] for e in run.events("tool.call")] == ["search_node", "read_file", "edit_file", "submit"]
 
 
 def resume_with_submit(agent_cli, tmp_path, run, answer):
