@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import math
 import os
+import re
 import threading
 import time
 from dataclasses import dataclass
@@ -19,6 +20,10 @@ NPU_RESOURCE = "NPU"
 INSTALL_HINT = "pip install 'agentkiln[ray]'"
 INVENTORY_TTL_S = 5.0
 """How long a look at the cluster's nodes is trusted before it is taken again."""
+POLL_S = 0.5
+"""How often :meth:`Inventory.wait_gone` looks at the nodes again."""
+NODE_ID = re.compile(r"node ID: ([0-9a-f]{56})")
+"""The node id in the text of Ray's ``NodeDiedError``."""
 
 
 def import_ray():
@@ -102,6 +107,18 @@ class Inventory:
                 self._nodes, self._taken = live_nodes(), time.monotonic()
             return self._nodes
 
+    def wait_gone(self, node_id: str, timeout_s: float) -> bool:
+        """Wait up to ``timeout_s`` until the cluster no longer lists ``node_id`` as alive; True when it does not.
+
+        A task learns that its node died seconds before the cluster's health checks mark the node dead: until
+        then the node still counts as able, so an attempt sent at once would wait on it (or be lost again)."""
+        deadline = time.monotonic() + timeout_s
+        while any(node.node_id == node_id for node in self.nodes(fresh=True)):
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(POLL_S)
+        return True
+
     def slots(self, needs: Needs) -> int:
         """Evaluations needing ``needs`` that the whole cluster runs at once."""
         return sum(node.slots(needs) for node in self.nodes())
@@ -123,3 +140,9 @@ def summary(nodes: list[Node]) -> str:
         return ""
     totals = [sum(getattr(node, kind) for node in nodes) for kind in ("cpus", "gpus", "npus")]
     return f"{totals[0]:g} CPU, {totals[1]:g} GPU, {totals[2]:g} NPU"
+
+
+def died_node(error: BaseException) -> str | None:
+    """The id of the node a lost attempt ran on, when Ray's error names it (``NodeDiedError`` does)."""
+    found = NODE_ID.search(str(error))
+    return found.group(1) if found else None

@@ -21,7 +21,7 @@ from sandboxes.settings import Config
 from sandboxes.telemetry import emit
 
 from benchmarks.executor.base import Job, Needs, Place
-from benchmarks.executor.ray_cluster import NPU_RESOURCE, Inventory, connect, import_ray
+from benchmarks.executor.ray_cluster import NPU_RESOURCE, Inventory, connect, died_node, import_ray
 from benchmarks.executor.ray_worker import WorkerOutcome, run_job
 
 MAX_IN_FLIGHT = 256
@@ -40,6 +40,9 @@ class RayExecutorConfig(Config):
     """How many times an evaluation is sent before its lost workers make it an error."""
     wait_s: float = Field(10.0, gt=0)
     """While an evaluation waits, how often the driver checks that some live node can still take it."""
+    settle_s: float = Field(120.0, ge=0)
+    """After an attempt lost with its node, how long to wait for the cluster to mark that node dead before the
+    next attempt is sent (Ray's health checks take 15-30 s by default)."""
 
 
 def ray_options(needs: Needs) -> dict[str, Any]:
@@ -86,11 +89,19 @@ class RayExecutor:
             except lost as error:
                 emit("executor.retry", key=job.key, attempt=attempt, error=_first_line(error),
                      retrying=attempt < self.config.attempts)
+                self._settle(error)
                 self.inventory.require(job.needs, fresh=True)
                 continue
             return self._accept(job, attempt, outcome, time.perf_counter() - started)
         raise UserError(f"the evaluation {job.key} lost its Ray worker {self.config.attempts} times "
                         "(see the executor.retry events): check the nodes' memory and logs (ray status)")
+
+    def _settle(self, error: BaseException) -> None:
+        """After a lost attempt whose node died: wait until the cluster says so, so that the next attempt goes to
+        a node that is still there and the check that some node can take it sees the cluster as it now is."""
+        node = died_node(error)
+        if node is not None:
+            self.inventory.wait_gone(node, self.config.settle_s)
 
     def _wait(self, ref: Any, job: Job) -> WorkerOutcome:
         """The attempt's outcome; refused (and cancelled) when no live node can take it any more."""

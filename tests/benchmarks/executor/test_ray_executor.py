@@ -82,7 +82,7 @@ def test_jobs_whose_only_able_node_dies_are_refused_instead_of_left_waiting(exec
         except UserError as error:
             outcomes.append(error)
 
-    threads = [threading.Thread(target=run_one, args=(key,)) for key in ("running", "queued")]
+    threads = [threading.Thread(target=run_one, args=(key,), daemon=True) for key in ("running", "queued")]
     for thread in threads:
         thread.start()
     deadline = time.monotonic() + 120
@@ -91,7 +91,7 @@ def test_jobs_whose_only_able_node_dies_are_refused_instead_of_left_waiting(exec
     assert busy_workers(node), "the NPU node never started the job"
     cluster.remove_node(node, allow_graceful=False)
     for thread in threads:
-        thread.join(60)  # a job left waiting would hold its thread (sleep_for holds a worker for 60 s)
+        thread.join(90)  # a job left waiting would hold its thread (sleep_for holds a worker for 60 s)
     assert len(outcomes) == 2 and all(isinstance(o, UserError) and "needs 1 CPU, 1 NPU" in str(o) for o in outcomes)
 
 
