@@ -1,4 +1,4 @@
-"""`agent bench cheap2rich`, `continuous-rl` (issue-24 numerics checks): the paper claim beside the measured figure."""
+"""`agent bench cheap2rich`, `continuous-rl`, `solar` (issue-24 numerics checks): the paper claim beside the measured figure."""
 
 from __future__ import annotations
 
@@ -57,3 +57,18 @@ def bench_continuous_rl(episodes: Annotated[int, typer.Option(min=1, help="Episo
     config = CheckConfig(episodes=episodes, measurements=measurements, seeds=seeds, seed=seed)
     _bench("bench-continuous-rl", config.__dict__, lambda: run_check(config),
            "Continuous-time RL: regret, variance and measurement schedules", output)
+
+
+@bench_app.command("solar")
+@with_output
+def bench_solar(seeds: Annotated[int, typer.Option(min=1, help="Datasets (and learners) per mode.")] = 8,
+                iterations: Annotated[int, typer.Option(min=10, help="Rollout iterations per learner.")] = 400,
+                seed: Annotated[int, typer.Option(help="First seed.")] = 0,
+                *, output: Output) -> None:
+    """SOLAR on the two-agent grid game: policy invariance, learning speed and stability against no shaping,
+    and a non-potential bonus that changes the policy."""
+    from numerics.solar.checks import CheckConfig, run_check
+
+    config = CheckConfig(seeds=seeds, iterations=iterations, seed=seed)
+    _bench("bench-solar", config.__dict__, lambda: run_check(config),
+           "SOLAR: plateau-gated potential shaping, offline, two agents", output)

@@ -19,3 +19,10 @@ def test_continuous_rl_prints_both_checks(agent_cli):
     assert [row["check"] for row in rows] == ["regret grows with the total reward variance",
                                               "random schedule: same regret with fewer measurements than a fixed one"]
     assert all(row["paper"] and row["measured"] for row in rows)
+
+
+def test_solar_prints_its_three_checks(agent_cli):
+    result = agent_cli("bench", "solar", "--seeds", "1", "--iterations", "60", "--json")
+    assert result.code == 0, result.err
+    rows = json.loads(result.out)["rows"]
+    assert len(rows) == 3 and rows[0]["passed"] and all(row["paper"] and row["measured"] for row in rows)
