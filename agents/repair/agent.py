@@ -19,7 +19,7 @@ from agents.chat.graph import ChatEnv
 from agents.chat.policy import ApprovalPolicy
 from agents.repair.config import RunRepairConfig
 from agents.repair.graph import build_repair_graph
-from agents.repair.tools import TestEnv, repair_tools
+from agents.repair.tools import RunTestsEnv, repair_tools
 from agents.repair.worktree import Worktree
 from agents.runtime.graph import run_graph
 from agents.runtime.models.base import ChatModel
@@ -42,10 +42,10 @@ def check(config: RunRepairConfig, model: ChatModel | None) -> None:
         raise UserError(f"--repo {config.repo}: not a directory")
 
 
-def test_env(config: RunRepairConfig) -> TestEnv:
+def test_env(config: RunRepairConfig) -> RunTestsEnv:
     """How run_tests runs: the configured environment, else this Python and its installation."""
     here = sorted({os.path.realpath(sys.prefix), os.path.realpath(sys.base_prefix)})
-    return TestEnv(config.test_cmd, config.env_bin or os.path.dirname(sys.executable),
+    return RunTestsEnv(config.test_cmd, config.env_bin or os.path.dirname(sys.executable),
                    Limits(wall_s=config.test_wall_s, cpu_s=config.test_wall_s, memory_mb=4096, pids=512),
                    lambda: get_sandbox(config.sandbox), list(config.readonly) or here)
 

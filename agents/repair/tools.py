@@ -21,7 +21,7 @@ SCRIPT = "_agentkiln_tests.sh"
 
 
 @dataclass
-class TestEnv:
+class RunTestsEnv:
     """How run_tests runs: the command, the environment's bin folder first on PATH, what the sandbox shows."""
 
     command: str
@@ -88,7 +88,7 @@ def write_file(tree: Worktree, args: WriteArgs) -> str:
     return f"wrote {args.path} ({len(args.content)} characters)"
 
 
-def run_tests(tree: Worktree, env: TestEnv, args: TestArgs) -> dict:
+def run_tests(tree: Worktree, env: RunTestsEnv, args: TestArgs) -> dict:
     """The test command over the worktree's files in the sandbox; exit code and the output's tail."""
     script = "\n".join(["exec 2>&1", f"export PATH={shlex.quote(env.bin)}:\"$PATH\"",
                         'export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"',
@@ -100,7 +100,7 @@ def run_tests(tree: Worktree, env: TestEnv, args: TestArgs) -> dict:
             "output": output[-OUTPUT_CHARS:] if len(output) > OUTPUT_CHARS else output}
 
 
-def repair_tools(tree: Worktree, env: TestEnv) -> list[Tool]:
+def repair_tools(tree: Worktree, env: RunTestsEnv) -> list[Tool]:
     """The worktree tools, bound to ``tree`` and ``env``."""
     writes = {"sandbox"}
     return [
