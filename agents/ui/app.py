@@ -81,10 +81,11 @@ def create_app(root: str | Path | None, access: Access, poll_s: float = 0.5) -> 
         return agent_view(Run.open(run_id, base))
 
     @app.get("/api/runs/{run_id}/events")
-    async def run_events(run_id: str, request: Request, after: int = 0) -> Any:
+    async def run_events(run_id: str, request: Request, offset: int = 0) -> Any:
         run = Run.open(run_id, base)
-        resumed = int(request.headers.get("last-event-id") or after or 0)
-        return StreamingResponse(event_stream(run, resumed, poll_s, request.is_disconnected),
+        resumed = request.headers.get("last-event-id", "")
+        start = int(resumed) if resumed.isdigit() else max(offset, 0)
+        return StreamingResponse(event_stream(run, start, poll_s, request.is_disconnected),
                                  media_type="text/event-stream", headers=SSE_HEADERS)
 
     @app.get("/api/compare")

@@ -19,35 +19,35 @@ def sse(data: Any, event: str | None = None, event_id: int | None = None) -> str
     return f"{head}data: {json.dumps(data, default=str)}\n\n"
 
 
-def read_new_events(path: Path, offset: int) -> tuple[list[dict[str, Any]], int]:
-    """Whole lines appended to ``path`` since byte ``offset`` as events, and the offset after the last whole line
-    (a line still being written is read next time; a line cut short by a kill is skipped)."""
+def read_new_events(path: Path, offset: int) -> list[tuple[dict[str, Any], int]]:
+    """Whole lines appended to ``path`` since byte ``offset``, each as (event, byte offset after its line) (a line
+    still being written is read next time; a line cut short by a kill is skipped)."""
     try:
         with path.open("rb") as stream:
             stream.seek(offset)
             chunk = stream.read()
     except OSError:
-        return [], offset
-    end = chunk.rfind(b"\n") + 1
-    events = []
-    for line in chunk[:end].splitlines():
+        return []
+    events, position = [], offset
+    for line in chunk[: chunk.rfind(b"\n") + 1].splitlines(keepends=True):
+        position += len(line)
         try:
-            events.append(json.loads(line))
+            events.append((json.loads(line), position))
         except json.JSONDecodeError:
             continue
-    return events, offset + end
+    return events
 
 
-async def event_stream(run: Run, after: int, poll_s: float, gone: Callable[[], Any]) -> AsyncIterator[str]:
-    """The run's events with ``seq`` above ``after``, then each new one as it is written; a last ``end`` event once
-    the run is no longer running and everything written was sent."""
-    offset, quiet = 0, 0.0
+async def event_stream(run: Run, offset: int, poll_s: float, gone: Callable[[], Any]) -> AsyncIterator[str]:
+    """The run's events written after byte ``offset`` of its events file, then each new one as it is written
+    (each event's id is the offset after it, so a reconnecting browser resumes exactly there; not ``seq``, which
+    two processes writing to one run, e.g. a pause request, can repeat); a last ``end`` event once the run is no
+    longer running and everything written was sent."""
+    quiet = 0.0
     while not await gone():
-        events, offset = read_new_events(run.events_path, offset)
-        for item in events:
-            if item.get("seq", 0) > after:
-                after = item["seq"]
-                yield sse(item, "run-event", after)
+        events = read_new_events(run.events_path, offset)
+        for item, offset in events:
+            yield sse(item, "run-event", offset)
         status = run.status_record()
         if not events and status["status"] in FINAL_STATUSES:
             yield sse(status, "end")

@@ -39,6 +39,19 @@ def test_the_runs_list_shows_every_run_with_status_and_policy(page, dashboard):
     page.wait_for_url(f"**/runs/{ids['demo']}")
 
 
+def test_two_runs_picked_in_the_list_are_compared_side_by_side(page, dashboard):
+    ids = dashboard.runs.ids
+    page.goto(dashboard.url + "/")
+    page.wait_for_selector("#runs-table", timeout=WAIT_MS)
+    for name in ("evokernel", "pathwise"):
+        page.check(f'tr[data-id="{ids[name]}"] input[type=checkbox]')
+    page.click("#compare")
+    page.wait_for_selector("#compare-table", timeout=WAIT_MS)
+    table = page.inner_text("#compare-table")
+    assert ids["evokernel"] in table and ids["pathwise"] in table
+    assert page.locator("#curves svg").count() >= 2  # EvoKernel's curves and PathWise's best gap
+
+
 def test_a_run_page_has_the_graph_timeline_costs_and_report(page, dashboard):
     open_run(page, dashboard, "demo")
     page.wait_for_selector('#graph-drawing g.node[data-id="plan"]', timeout=WAIT_MS)

@@ -9,7 +9,7 @@ import { Timeline } from "./timeline.js";
 const runId = decodeURIComponent(location.pathname.split("/").pop());
 const $ = (id) => document.getElementById(id);
 const timeline = new Timeline($("timeline"), $("event-count"), $("kind-filter"));
-let detail = null, lastSeq = 0, source = null, refreshTimer = null, actionsKey = null;
+let detail = null, offset = 0, source = null, refreshTimer = null, actionsKey = null;
 
 function renderSummary(info) {
   document.title = `agentkiln · ${info.id}`;
@@ -84,11 +84,11 @@ function refresh() {
 
 function follow() {
   if (source) source.close();
-  source = new EventSource(`/api/runs/${encodeURIComponent(runId)}/events?after=${lastSeq}`);
+  source = new EventSource(`/api/runs/${encodeURIComponent(runId)}/events?offset=${offset}`);
   source.addEventListener("open", () => $("live").classList.add("on"));
   source.addEventListener("run-event", (event) => {
     const item = JSON.parse(event.data);
-    lastSeq = Math.max(lastSeq, item.seq || 0);
+    offset = Number(event.lastEventId) || offset;  // the byte offset after this event in events.jsonl
     timeline.add(item);
     if (detail) refresh();
   });
