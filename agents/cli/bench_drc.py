@@ -8,6 +8,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from agents.cli.common import run_benchmark
+from agents.cli.executor_options import ExecutorOption, opened_executor
 from agents.cli.groups import bench_app
 from agents.cli.output import Output, with_output
 from benchmarks.report import Report
@@ -30,7 +31,7 @@ def _runner(sandbox: str | None) -> Any:
 @with_output
 def bench_drc(tasks: TasksOption = "builtin",
               decks: Annotated[str, typer.Option("--decks", help="gold, or a directory of <task id>.drc decks.")] = "gold",
-              sandbox: SandboxOption = None, *, output: Output) -> None:
+              sandbox: SandboxOption = None, executor: ExecutorOption = None, *, output: Output) -> None:
     """Score DRC decks on the Rule2DRC suite: success needs every layout to run, no unknown category, F1 = 1.
 
     A deck whose file name matches no task of the suite is named on stderr and in the summary."""
@@ -45,12 +46,17 @@ def bench_drc(tasks: TasksOption = "builtin",
               file=sys.stderr)
 
     def measure(run: Any) -> Report:
-        report = bench_report(chosen, found, _runner(sandbox), decks)
+        with opened_executor(executor, sandbox) as where:  # ray: the layout batches fan out over the cluster
+            from benchmarks.drc.fanout import FannedDrcRunner
+
+            runner = _runner(sandbox) if where.name == "local" else FannedDrcRunner(where)
+            report = bench_report(chosen, found, runner, decks)
         if strays:
             report.summary["decks_matching_no_task"] = strays
         return report
 
-    run, report = run_benchmark("bench-drc", {"tasks": tasks, "decks": decks, "sandbox": sandbox}, measure)
+    run, report = run_benchmark("bench-drc", {"tasks": tasks, "decks": decks, "sandbox": sandbox,
+                                              "executor": executor}, measure)
     output.report(report, run)
 
 
