@@ -47,6 +47,7 @@ COMMAND_MODULES = [
     "agents.cli.bench_resolve",
     "agents.cli.run_repair",
     "agents.cli.ui_cmd",
+    "agents.cli.bench_executor",
     "agents.cli.bench_ui",
 ]
 

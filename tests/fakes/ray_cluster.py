@@ -17,8 +17,8 @@ import pytest
 ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'agentkiln[ray]'")
 from ray.cluster_utils import Cluster  # noqa: E402
 
-STORE_BYTES = 80 * 2**20
-"""Object store per node (Ray's minimum is about 75 MiB; the evaluations pass only small objects)."""
+from benchmarks.executor.local_cluster import STORE_BYTES, started_cluster  # noqa: E402
+
 NODE_ARGS = {"num_cpus": 1, "object_store_memory": STORE_BYTES}
 HEALTH_CHECKS = {"health_check_initial_delay_ms": 1000, "health_check_period_ms": 1000,
                  "health_check_failure_threshold": 3}
@@ -34,30 +34,12 @@ def shared_cluster() -> Cluster:
     global _cluster
     if _cluster is None:
         with node_environment():
-            cluster = _started_head()
+            cluster = started_cluster(**NODE_ARGS, _system_config=HEALTH_CHECKS)
             cluster.add_node(**NODE_ARGS)
             ray.init(address=cluster.address, log_to_driver=False, logging_level=logging.WARNING)
         atexit.register(_stop, cluster)
         _cluster = cluster
     return _cluster
-
-
-def _started_head(tries: int = 3) -> Cluster:
-    """A cluster with its head node started. Ray gives a new node 30 s (a constant) to register; on this shared
-    machine a busy moment can take longer, so a head that missed it is left to Ray's reaper (it stops that head's
-    processes when this process exits; no node of it joins the cluster used here) and a new one is started."""
-    for _ in range(tries - 1):
-        try:
-            return _head()
-        except Exception:  # "The current node timed out during startup"
-            continue
-    return _head()
-
-
-def _head() -> Cluster:
-    cluster = Cluster()
-    cluster.add_node(**NODE_ARGS, include_dashboard=False, _system_config=HEALTH_CHECKS)
-    return cluster
 
 
 @contextlib.contextmanager
