@@ -66,20 +66,20 @@ def test_hanging_kernel_times_out(tiny_relu, cpu_target, sandbox, quick):
 
 
 @pytest.mark.slow
-def test_runtime_defences_hold_without_static_checks(tiny_relu, cpu_target, sandbox, quick):
-    """With the AST stage off, the trusted runner still catches cached outputs and fake tensors."""
-    config = quick.model_copy(update={"static_checks": False})
+def test_runtime_defences_hold_without_static_checks(tiny_relu, cpu_target, sandbox, brief, pool):
+    """With the AST stage off, the trusted runner still catches cached outputs and fake tensors (through the
+    shared persistent runners), a worker's exit and a printed score line (one-shot: the runner's own stdout)."""
     cached = CORRECT.replace("class ModelNew", "MEMO = []\n\n\nclass ModelNew").replace(
         "        out = torch.empty_like(x)\n", "        if MEMO:\n            return MEMO[0]\n"
                                               "        out = torch.empty_like(x)\n        MEMO.append(out)\n")
-    result = evaluate(tiny_relu, cached, cpu_target, sandbox=sandbox, config=config)
+    result = evaluate(tiny_relu, cached, cpu_target, sandbox=sandbox, config=brief, runner=pool)
     assert result.status is Status.REJECTED and "cached result" in result.reason
     subclass = CORRECT.replace("        return out", "        return out.as_subclass(Fake)").replace(
         "class ModelNew", "class Fake(torch.Tensor):\n    pass\n\n\nclass ModelNew")
-    result = evaluate(tiny_relu, subclass, cpu_target, sandbox=sandbox, config=config)
+    result = evaluate(tiny_relu, subclass, cpu_target, sandbox=sandbox, config=brief, runner=pool)
     assert result.status is Status.REJECTED and "plain materialised torch.Tensor" in result.reason
     exits = CORRECT.replace("        out = torch.empty_like(x)\n", "        import os\n        os._exit(0)\n")
-    result = evaluate(tiny_relu, exits, cpu_target, sandbox=sandbox, config=config)
+    result = evaluate(tiny_relu, exits, cpu_target, sandbox=sandbox, config=brief)
     assert result.status is Status.CRASHED and "exit code 0" in result.reason
     printer = CORRECT.replace("class ModelNew", 'print("AKRESULT 0 {}")\n\n\nclass ModelNew')
-    assert evaluate(tiny_relu, printer, cpu_target, sandbox=sandbox, config=config).status is Status.CORRECT
+    assert evaluate(tiny_relu, printer, cpu_target, sandbox=sandbox, config=brief).status is Status.CORRECT
