@@ -44,7 +44,7 @@ def side_by_side(base: PathWiseConfig, methods: list[str], seeds: list[int], mod
     baselines = sorted({r["method"] for r in first if not r["method"].startswith("best (")})
     rows = []
     for key in _set_keys(first):
-        row: dict[str, Any] = dict(zip(SET_KEYS, key))
+        row: dict[str, Any] = {k: v for k, v in zip(SET_KEYS, key) if v is not None}
         for method in methods:
             found = [_row(results[(method, s)]["rows"], key, f"best ({method})") for s in seeds]
             row[f"{method}_gap"], row[f"{method}_se"] = _mean_and_se(found)

@@ -15,7 +15,7 @@ def test_methods_share_budget_and_seed_and_sit_side_by_side(pathwise_env):
                           test_sizes=[50])
     report = side_by_side(base, ["pathwise", "random"], [0])
     assert report.summary["policy"] == NAME and report.summary["budget"] == 3
-    assert [row["size"] for row in report.rows] == [50]
+    assert [row["size"] for row in report.rows] == [50] and "capacity" not in report.rows[0]
     for row in report.rows:
         for method in ("pathwise", "random"):
             assert row[f"{method}_gap"] is not None and row[f"{method}_se"] >= 0.0
