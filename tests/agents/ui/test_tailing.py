@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from concurrent.futures import ThreadPoolExecutor
 
 from agents.runtime.run import Run
 from agents.ui.tailing import event_stream, read_new_events, rows_stream
@@ -21,7 +22,8 @@ def _collect(stream, limit: int = 100) -> list[str]:
             if len(found) >= limit:
                 break
         return found
-    return asyncio.run(take())
+    with ThreadPoolExecutor(1) as thread:  # its own loop: Playwright's sync API keeps one running in this thread
+        return thread.submit(asyncio.run, take()).result()
 
 
 def _parse(message: str) -> tuple[str, int | None, object]:
