@@ -3,12 +3,14 @@ trajectory there) or an external command, each in a worktree of the instance's b
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 
 from benchmarks.repo.checkout import RepoCache
 from benchmarks.resolve.envs import EnvCache
 from benchmarks.resolve.harness import ResolveConfig, specs_of
-from benchmarks.resolve.instances import Instance, Prediction
+from benchmarks.resolve.instances import Instance, Prediction, load_predictions
 from benchmarks.resolve.specs import EnvSpec
 from benchmarks.resolve.tree import export_tree
 
@@ -21,6 +23,8 @@ from agents.runtime.run import Run
 
 REPAIR_MODEL = "agentkiln-repair"
 AGENT_CMD_MODEL = "agent-cmd"
+MADE = "made.jsonl"
+"""Predictions made so far in this run, one line per finished instance."""
 
 
 def checkout(instance: Instance, cache: RepoCache, dest: Path) -> Path:
@@ -58,20 +62,25 @@ def repair_one(instance: Instance, child_config: RunRepairConfig, run: Run, mode
 
 def produce_predictions(config: BenchResolveConfig, instances: list[Instance], run: Run, model: ChatModel | None,
                         harness: ResolveConfig) -> dict[str, Prediction]:
-    """One prediction per instance, made one instance after another."""
+    """One prediction per instance, made one instance after another; each is appended to ``made.jsonl`` at
+    once, so a resumed run makes only those still missing."""
     cache = RepoCache(harness.cache_dir, harness.mirrors, harness.allow_clone)
     specs, envs = specs_of(instances, harness), EnvCache(harness.env_dir)
-    predictions = {}
-    for instance in instances:
+    made = run.artifacts / MADE
+    predictions = load_predictions(made) if made.is_file() else {}
+    for instance in (i for i in instances if i.instance_id not in predictions):
         folder = run.artifacts / "agent" / instance.instance_id
         source = checkout(instance, cache, folder / "base")
         if config.agent == "repair":
             child = repair_config(instance, source, specs[instance.instance_id], envs, harness, config)
             patch, name = repair_one(instance, child, run, model), REPAIR_MODEL
         else:
+            shutil.rmtree(folder / "worktree", ignore_errors=True)  # an attempt cut short starts afresh
             tree = Worktree.create(folder / "worktree", source)
             patch = run_agent_cmd(config.agent_cmd, tree, instance.instance_id, instance.problem_statement,
                                   run.artifacts / "agent-cmd")
             name = AGENT_CMD_MODEL
         predictions[instance.instance_id] = Prediction(instance.instance_id, name, patch)
-    return predictions
+        with made.open("a") as out:
+            out.write(json.dumps(predictions[instance.instance_id].to_row()) + "\n")
+    return {i.instance_id: predictions[i.instance_id] for i in instances}

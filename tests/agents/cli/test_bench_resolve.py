@@ -127,3 +127,19 @@ def test_an_external_agent_command_leaves_a_diff_that_is_evaluated(agent_cli, tm
     rows = {row["instance_id"]: row["status"] for row in report["rows"]}
     assert rows == {"textkit-1": "resolved", "shapes-2": "empty_patch"}  # it knows only the first bug
     assert (run.artifacts / "agent-cmd" / "textkit-1.log").is_file()
+
+
+def test_a_budget_stop_while_repairing_resumes_with_only_the_missing_instances(agent_cli, tmp_path, env_dir):
+    (tmp_path / "script.json").write_text(json.dumps([{"tool_calls": [{"name": "submit", "arguments": {}}]}]))
+    result = agent_cli("bench", "resolve", "--agent", "repair", "--model", f"scripted:{tmp_path / 'script.json'}",
+                       "--max-calls", "1", "--id", "textkit-1", "--id", "shapes-2", "--env-dir", env_dir,
+                       "--sandbox", "local")
+    assert result.code == 3, result.err  # stopped by its budget in the second instance
+    run = next(Run.open(i) for i in list_run_ids() if "bench-resolve" in i)
+    made = run.artifacts / "made.jsonl"
+    assert [json.loads(line)["instance_id"] for line in made.read_text().splitlines()] == ["textkit-1"]
+    assert agent_cli("runs", "resume", run.id, "--max-calls", "5").code == 0
+    assert [json.loads(line)["instance_id"] for line in made.read_text().splitlines()] == ["textkit-1", "shapes-2"]
+    repaired = [e["instance_id"] for e in Run.open(run.id).events("resolve.repair")]
+    assert repaired == ["textkit-1", "shapes-2", "shapes-2"]  # textkit-1 was not repaired again
+    assert Run.open(run.id).read_report().summary["empty_patch"] == 2
