@@ -11,10 +11,9 @@ batches of at most ``batch_size`` candidates.
 
 from __future__ import annotations
 
-import contextvars
-from concurrent.futures import ThreadPoolExecutor
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 from pydantic import Field, PositiveInt
 
@@ -22,6 +21,7 @@ from benchmarks.ahd.batch import SetJob, SetScore, run_set
 from benchmarks.ahd.cache import EvaluationCache, code_hash
 from benchmarks.ahd.evaluation import Evaluation
 from benchmarks.ahd.problem import RUNNERS_DIR, InstanceSet, Problem
+from benchmarks.executor import Executor, Job, LocalExecutor, Place, run_all
 from sandboxes.base import Sandbox
 from sandboxes.settings import Config
 from sandboxes.telemetry import emit
@@ -54,12 +54,15 @@ class Evaluator:
     """Scores heuristics for one problem on one split (``train`` or ``test``)."""
 
     def __init__(self, problem: Problem, split: str = "train", config: EvaluatorConfig | None = None,
-                 sandbox: Sandbox | None = None, sizes: set[int] | None = None):
+                 sandbox: Sandbox | None = None, sizes: set[int] | None = None, executor: Executor | None = None):
         self.problem = problem
         self.sizes = sizes
         self.split = split
         self.config = config or EvaluatorConfig()
         self._sandbox = sandbox
+        self.executor = executor or LocalExecutor()
+        """Where batches run (default here; on ray each node scores them in its own sandbox, while the cache and
+        the events stay in this process)."""
         self.cache = EvaluationCache(self.config.cache_path) if self.config.cache_path else None
 
     @cached_property
@@ -81,9 +84,9 @@ class Evaluator:
 
     def sibling(self, split: str, wall_s: float, sizes: set[int] | None = None) -> "Evaluator":
         """An evaluator of the same problem on another split (only the sets of ``sizes`` when given), sharing
-        the sandbox and the cache."""
+        the sandbox, the cache and the executor."""
         config = self.config.model_copy(update={"wall_s": wall_s})
-        return Evaluator(self.problem, split, config, sandbox=self._sandbox, sizes=sizes)
+        return Evaluator(self.problem, split, config, sandbox=self._sandbox, sizes=sizes, executor=self.executor)
 
     def evaluate(self, code: str) -> Evaluation:
         """Score ``code``: from the cache when seen before, else in the sandbox."""
@@ -98,15 +101,21 @@ class Evaluator:
                  if self.cache and (hit := self.cache.get(keys[code])) is not None}
         batches = batched([code for code in unique if code not in found], self.config.batch_size, self.config.workers)
         if batches:
-            _ = self.sandbox, self.instance_sets, self.job  # resolve once, before the worker threads start
-            context = contextvars.copy_context()  # worker threads report events to the caller's run
-            with ThreadPoolExecutor(max_workers=max(1, self.config.workers)) as pool:
-                for batch, evaluations in zip(batches, pool.map(
-                        lambda batch: context.copy().run(self.evaluate_batch, batch), batches)):
-                    found.update(zip(batch, evaluations))
+            if self.executor.name == "local":
+                _ = self.sandbox, self.instance_sets, self.job  # resolve once, before the worker threads start
+            work = [Job(f"{self.problem.name}/{self.split} batch {n + 1}/{len(batches)}", score_batch,
+                        (self.problem, self.split, self.config.model_copy(update={"cache_path": None}), self.sizes,
+                         batch)) for n, batch in enumerate(batches)]
+            place = Place(kept={self._place_key(): self})  # here, this evaluator scores its own batches
+            for batch, evaluations in zip(batches, run_all(self.executor, work, place=place,
+                                                           width=self.config.workers)):
+                found.update(zip(batch, evaluations))
             for code in (code for batch in batches for code in batch):
                 self._record(keys[code], found[code])
         return [found[code] for code in codes]
+
+    def _place_key(self) -> str:
+        return place_key(self.problem, self.split, self.config.model_copy(update={"cache_path": None}), self.sizes)
 
     def _record(self, key: str, evaluation: Evaluation) -> None:
         if self.cache:
@@ -132,6 +141,19 @@ class Evaluator:
                 else:
                     scores[i][instances.spec.name] = outcome
         return [failed.get(i) or _combined(digests[i], scores[i]) for i in range(len(codes))]
+
+
+def place_key(problem: Problem, split: str, config: EvaluatorConfig, sizes: set[int] | None) -> str:
+    """The name an evaluator for these settings is kept under on a place."""
+    return f"ahd.evaluator:{problem.name}:{split}:{config.model_dump_json()}:{sorted(sizes) if sizes else None}"
+
+
+def score_batch(place: Place, problem: Problem, split: str, config: EvaluatorConfig, sizes: set[int] | None,
+                codes: list[str]) -> list[Evaluation]:
+    """One batch on ``place``: the driver's own evaluator there, else one kept on this node (its sandbox)."""
+    evaluator: Any = place.keep(place_key(problem, split, config, sizes),
+                                lambda: Evaluator(problem, split, config, place.sandbox_or_default(), sizes))
+    return evaluator.evaluate_batch(codes)
 
 
 def _combined(digest: str, scores: dict[str, SetScore]) -> Evaluation:

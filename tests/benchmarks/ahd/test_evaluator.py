@@ -67,3 +67,18 @@ def test_parallel_evaluation_keeps_order_and_deduplicates(kp_evaluator):
     results = kp_evaluator.evaluate_many([greedy, by_value, greedy, HOSTILE["crash"]])
     assert [r.ok for r in results] == [True, True, True, False]
     assert results[0].score == results[2].score < results[1].score
+
+
+def test_batches_scored_on_a_ray_cluster_score_as_here(kp_evaluator):
+    from tests.fakes.ray_cluster import shared_cluster
+
+    from benchmarks.executor.ray_executor import RayExecutor, RayExecutorConfig
+
+    shared_cluster()
+    greedy = get_problem("kp_construct").baselines["greedy_ratio"]
+    codes = [greedy, KP_HEADER + "    return int(np.argmax(values))\n", HOSTILE["crash"]]
+    config = kp_evaluator.config.model_copy(update={"cache_path": None})
+    on_ray = Evaluator(kp_evaluator.problem, "train", config, executor=RayExecutor(RayExecutorConfig(sandbox="local")))
+    here = Evaluator(kp_evaluator.problem, "train", config, sandbox=kp_evaluator.sandbox)
+    assert [(r.ok, r.score, r.failure) for r in on_ray.evaluate_many(codes)] == \
+        [(r.ok, r.score, r.failure) for r in here.evaluate_many(codes)]
