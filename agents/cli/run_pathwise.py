@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from agents.cli.common import with_run_options
+from agents.cli.executor_options import ExecutorOption
 from agents.cli.groups import run_app
 from agents.cli.output import Output
 from agents.runtime.config import load_config
@@ -35,15 +36,18 @@ def run_pathwise(
     seed: Annotated[Optional[int], typer.Option(help="Random seed of the search.")] = None,
     workers: Annotated[Optional[int], typer.Option(help="Candidates evaluated in parallel.")] = None,
     test: Annotated[Optional[bool], typer.Option("--test/--no-test", help="Score the best on the test sets.")] = None,
-    *, options: RunOptions, output: Output) -> None:
+    executor: ExecutorOption = None, *, options: RunOptions, output: Output) -> None:
     """Design a heuristic for an AHD problem; writes the best heuristic, gaps, plots and the graph."""
     from agents.pathwise.context import PathWiseConfig
     from benchmarks.ahd.registry import get_problem
+    from benchmarks.executor import check_spec
 
     flags = {"problem": problem, "method": method, "budget": budget, "population": population,
              "initial_population": initial_population, "actions": actions, "rollouts": rollouts,
-             "inner_steps": inner_steps, "seed": seed, "workers": workers, "test": test}
+             "inner_steps": inner_steps, "seed": seed, "workers": workers, "test": test,
+             "executor": executor}
     config = load_config(PathWiseConfig, "pathwise", flags)
     get_problem(config.problem)
+    check_spec(config.executor)
     run, report = launch(AGENT, config, options)
     output.report(report, run)

@@ -20,9 +20,12 @@ def execute(run, model: ChatModel | None, sandbox=None) -> Report:
     config = PathWiseConfig(**run.config)
     roles = LLMRoles(model) if model is not None else OfflineRoles()
     ctx = SearchContext(config, roles, run.dir, sandbox=sandbox)
-    builder = search.build(ctx) if config.method == "pathwise" else baselines.build(ctx, config.method)
-    with Progress(f"{config.method} {config.problem} evaluations", total=config.budget) as progress:
-        ctx.progress, ctx.totals = progress, run.totals
-        state = run_graph(builder, run, {})
-    return finish(ctx, run, state, roles.name)
+    try:
+        builder = search.build(ctx) if config.method == "pathwise" else baselines.build(ctx, config.method)
+        with Progress(f"{config.method} {config.problem} evaluations", total=config.budget) as progress:
+            ctx.progress, ctx.totals = progress, run.totals
+            state = run_graph(builder, run, {})
+        return finish(ctx, run, state, roles.name)
+    finally:
+        ctx.close()
 

@@ -6,6 +6,7 @@ kill replaces its earlier copy instead of adding a duplicate; evaluations are ca
 
 from __future__ import annotations
 
+import os
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,7 @@ from agents.pathwise.prompts import Candidate
 from benchmarks.ahd.evaluation import Evaluation
 from benchmarks.ahd.evaluator import Evaluator, EvaluatorConfig
 from benchmarks.ahd.registry import get_problem
+from benchmarks.executor import make_executor
 from memory.entailment.graph import EntailmentGraph, HeuristicNode
 from memory.entailment.store import GraphStore
 from sandboxes.settings import Config
@@ -56,6 +58,10 @@ class PathWiseConfig(Config):
     """Evaluate the best heuristic and the baselines on the test sets at the end."""
     test_sizes: list[PositiveInt] | None = None
     """Instance sizes of the test sets to evaluate (None: every test set of the problem)."""
+    executor: str | None = None
+    """Where heuristic evaluations run: local (this process), ray (the Ray cluster at RAY_ADDRESS, else a new
+    local instance) or ray://HOST:PORT; None: AGENT_EXECUTOR, else local. The graph, the model calls, the cache
+    and the graph's writes stay in this process either way."""
 
 
 @dataclass
@@ -80,11 +86,16 @@ class SearchContext:
         self.roles = roles
         evaluator_config = EvaluatorConfig(wall_s=config.wall_s, workers=config.workers,
                                            cache_path=workdir / "evaluations.sqlite")
-        self.evaluator = Evaluator(self.problem, "train", evaluator_config, sandbox=sandbox)
+        self.executor = make_executor(config.executor, os.environ.get("AGENT_SANDBOX"))  # nodes: the run's backend
+        self.evaluator = Evaluator(self.problem, "train", evaluator_config, sandbox=sandbox, executor=self.executor)
         self.store = GraphStore(workdir / "entailment.sqlite")
         self.graph: EntailmentGraph = self.store.load()
         self.progress = None
         self.totals = None
+
+    def close(self) -> None:
+        """Let go of the executor (on ray: leave the cluster)."""
+        self.executor.close()
 
     def show_progress(self, evaluations: int) -> None:
         """Evaluations used, the best gap so far and the model cost on the run's progress display, if any."""

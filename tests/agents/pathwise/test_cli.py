@@ -58,3 +58,41 @@ def test_bench_ahd_methods_refuses_bad_input_in_one_line(pathwise_env, agent_cli
     result = agent_cli("bench", "ahd", *flags)
     assert result.code == 2 and said in result.err
     assert not (pathwise_env / "runs").exists() or not any((pathwise_env / "runs").iterdir())
+
+
+def test_bench_ahd_baselines_score_the_same_with_the_local_executor_named(pathwise_env, agent_cli):
+    rows = {}
+    for name, flags in (("default", []), ("local", ["--executor", "local"])):
+        result = agent_cli("bench", "ahd", "--problem", "kp_construct", "--baselines", *flags, "--json-out", f"{name}.json")
+        assert result.code == 0, result.err
+        rows[name] = [(r["size"], r["method"], r["gap_percent"]) for r in
+                      json.loads((pathwise_env / f"{name}.json").read_text())["rows"]]
+    assert rows["local"] == rows["default"] and len(rows["local"]) == 4
+
+
+@pytest.mark.parametrize("command", [["run", "pathwise", "--problem", "kp_construct", "--model", "offline"],
+                                     ["bench", "ahd", "--problem", "kp_construct", "--baselines"],
+                                     ["bench", "ahd", "--methods", "eoh"]])
+def test_an_unknown_executor_is_refused_in_one_line_before_any_run(pathwise_env, agent_cli, command):
+    result = agent_cli(*command, "--executor", "slurm")
+    assert result.code == 2 and "unknown executor 'slurm'" in result.err
+    assert not (pathwise_env / "runs").exists() or not any((pathwise_env / "runs").iterdir())
+
+
+def test_run_pathwise_on_a_ray_cluster_gets_the_gaps_of_a_local_run(pathwise_env, agent_cli, monkeypatch):
+    from tests.fakes.ray_cluster import shared_cluster
+
+    shared_cluster()
+    found = {}
+    for executor in ("local", "ray"):
+        monkeypatch.setenv("AGENT_RUNS_DIR", str(pathwise_env / executor))
+        result = agent_cli("run", "pathwise", "--problem", "kp_construct", "--budget", "3", "--initial-population",
+                           "1", "--model", "offline", "--executor", executor, "--json-out", f"{executor}.json")
+        assert result.code == 0, result.err
+        rows = json.loads((pathwise_env / f"{executor}.json").read_text())["rows"]
+        found[executor] = sorted((r["split"], r["method"], r.get("size"), r.get("gap_percent"), r.get("failure"))
+                                 for r in rows)
+        (events,) = (pathwise_env / executor).glob("*/events.jsonl")
+        found[f"{executor} jobs on ray"] = sum('"executor.result"' in line for line in events.read_text().splitlines())
+    assert found["ray"] == found["local"] and any(row[0] == "test" for row in found["local"])
+    assert found["local jobs on ray"] == 0 and found["ray jobs on ray"] > 0
