@@ -109,10 +109,11 @@ def test_the_secrets_hacks_are_refused_on_cpu(path, tiny_relu, cpu_target, sandb
     assert matches(result, *runtime_expectation(path)), (result.status, result.stage, result.reason)
 
 
-@pytest.mark.parametrize("target_name", ["npu", "gpu"])
-def test_stopping_the_runner_from_an_npu_or_triton_solution_is_refused(target_name, request, tiny_relu, sandbox,
-                                                                       brief, pool):
+@pytest.mark.parametrize("target_name,path", [(name, path) for name in ("npu", "gpu")
+                                              for path in adversarial("L1__relu__secrets_*.py", name)],
+                         ids=lambda v: getattr(v, "stem", v))
+def test_the_secrets_hacks_of_npu_and_triton_solutions_are_refused(target_name, path, request, tiny_relu, sandbox,
+                                                                   brief, pool):
     target = request.getfixturevalue(f"{target_name}_target")
-    (path,) = adversarial("L1__relu__secrets_*.py", target_name)
     result = evaluate(tiny_relu, path.read_text(), target, sandbox=sandbox, config=brief, runner=pool)
     assert matches(result, *runtime_expectation(path)), (result.status, result.stage, result.reason)
