@@ -4,13 +4,17 @@ shared with the ablation benchmark, which runs several localisers side by side."
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import threading
+from functools import partial
 from pathlib import Path
-from typing import TypedDict
+from typing import Callable, TypedDict
 
 from langgraph.graph import END, START, StateGraph
 
+from benchmarks.executor import make_executor
 from benchmarks.report import Report
 from benchmarks.repo.demo import write_demo_instances
 from benchmarks.repo.harness import (Outcome, RepoBenchConfig, build_report, export_predictions, outcome_from_dict,
@@ -20,6 +24,7 @@ from benchmarks.repo.localizer import Localizer, PredictionsFile
 from sandboxes.errors import UserError
 
 from agents.rpg.config import BenchRepoConfig
+from agents.rpg.fanout import run_fanned
 from agents.rpg.localizers import BM25Localizer, RPGLocalizer, RepoGraphs
 from agents.runtime.graph import run_graph
 from agents.runtime.models.base import ChatModel
@@ -59,9 +64,11 @@ def _done(path: Path) -> dict[str, dict]:
 
 
 def evaluate_resumably(run: Run, instances: list[Instance], localizers: list[Localizer], bench: RepoBenchConfig,
-                       title: str) -> dict[str, list[Outcome]]:
+                       title: str, evaluate_all: Callable[..., None] | None = None) -> dict[str, list[Outcome]]:
     """Every instance side by side with every localiser, as a checkpointed graph node; each finished
-    instance is appended to outcomes.jsonl, and a resumed run skips those. Returns id → outcomes."""
+    instance is appended to outcomes.jsonl, and a resumed run skips those. Returns id → outcomes.
+    ``evaluate_all(todo, on_done)``: how the instances left are evaluated (default: here, ``run_side_by_side``)."""
+    evaluate_all = evaluate_all or (lambda todo, on_done: run_side_by_side(todo, localizers, bench, on_done=on_done))
     outcomes_path, lock = run.artifacts / OUTCOMES, threading.Lock()
 
     def evaluate(state: BenchState) -> BenchState:
@@ -76,7 +83,7 @@ def evaluate_resumably(run: Run, instances: list[Instance], localizers: list[Loc
                     done[outcomes[0].instance.instance_id] = {}
                     if len(done) % max(1, len(instances) // 20) == 0 or len(done) == len(instances):
                         progress.update(step=len(done), cost=run.totals.cost_usd)
-            run_side_by_side(todo, localizers, bench, on_done=record)
+            evaluate_all(todo, record)
         return {"evaluated": len(instances)}
 
     builder = StateGraph(BenchState)
@@ -89,13 +96,29 @@ def evaluate_resumably(run: Run, instances: list[Instance], localizers: list[Loc
             for i in instances if i.instance_id in records}
 
 
+def check_executor(spec: str | None, model: ChatModel | None) -> str:
+    """The executor ``spec`` names; one clear line when a model would have to leave the driver (its calls stay
+    here, so only offline localisers fan out)."""
+    from benchmarks.executor import check_spec
+
+    chosen = check_spec(spec)
+    if model is not None and chosen != "local":
+        raise UserError("--executor: a localiser with a model runs in the driver (its calls stay here); "
+                        "fan out offline localisers only (rpg without --model, bm25, predictions:FILE)")
+    return chosen
+
+
 def execute(run: Run, model: ChatModel | None) -> Report:
     """Evaluate every instance not yet finished in this run, then report them all."""
     config = BenchRepoConfig(**run.config)
     exclude = read_ids(config.exclude) if config.exclude else set()
     instances = load_instances(instances_path(config.instances, run), exclude)[:config.limit]
     localizer = make_localizer(config.localizer, model)
-    finished = evaluate_resumably(run, instances, [localizer], config.bench, "bench repo")
+    check_executor(config.executor, model)
+    with contextlib.closing(make_executor(config.executor, os.environ.get("AGENT_SANDBOX"))) as executor:
+        # on a cluster: one job per repository chain, each node localising with its own localiser
+        fanned = partial(run_fanned, executor, config.localizer, config.bench) if executor.name != "local" else None
+        finished = evaluate_resumably(run, instances, [localizer], config.bench, "bench repo", fanned)
     outcomes = [finished[i.instance_id][0] for i in instances if i.instance_id in finished]
     export_predictions(outcomes, run.artifacts / "predictions.jsonl", localizer.name)
     if config.export:

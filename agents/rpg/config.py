@@ -38,5 +38,9 @@ class BenchRepoConfig(Config):
     """Evaluate only the first N instances."""
     export: str | None = None
     """Also write the predictions in SWE-bench's format to this JSONL file."""
+    executor: str | None = None
+    """Where instances are localised: local (this process), ray (the Ray cluster at RAY_ADDRESS, else a new local
+    instance) or ray://HOST:PORT, one job per repository; None: AGENT_EXECUTOR, else local. Offline localisers
+    only; the outcomes file and the report stay in this process."""
     bench: RepoBenchConfig = Field(default_factory=RepoBenchConfig)
     """Harness settings: ks, workers, cache and mirrors."""

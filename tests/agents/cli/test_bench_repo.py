@@ -72,3 +72,17 @@ def test_bad_input_is_one_line_and_exit_2(agent_cli, tmp_path):
     assert result.code == 2 and "unknown localizer" in result.err
     result = agent_cli("bench", "repo", "--instances", str(tmp_path / "missing.jsonl"))
     assert result.code == 2 and "no such file" in result.err
+
+
+def test_a_model_localiser_is_not_sent_to_a_cluster(agent_cli, tmp_path):
+    (tmp_path / "script.json").write_text("[]")
+    result = agent_cli("bench", "repo", "--model", f"scripted:{tmp_path / 'script.json'}", "--executor", "ray")
+    assert result.code == 2 and "its calls stay here" in result.err
+    assert list_run_ids() == []
+
+
+def test_the_demo_scores_the_same_with_the_local_executor_named(agent_cli, tmp_path):
+    for name, flags in (("default", []), ("local", ["--executor", "local"])):
+        assert agent_cli("bench", "repo", *flags, "--json-out", str(tmp_path / f"{name}.json")).code == 0
+    assert {k: v for k, v in summary_of(tmp_path / "local.json").items() if "second" not in k} == \
+        {k: v for k, v in summary_of(tmp_path / "default.json").items() if "second" not in k}
