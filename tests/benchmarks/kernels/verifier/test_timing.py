@@ -148,10 +148,12 @@ def test_python_state_between_calls_is_refused_twenty_times_in_twenty(name, tiny
     assert [matches(r, *expected) for r in results] == [True] * TIMES, {r.reason for r in results}
 
 
-@pytest.mark.parametrize("target_name", ["npu", "gpu"])
-def test_npu_and_gpu_call_counters_are_refused_twenty_times_in_twenty(target_name, request, tiny_relu, sandbox,
-                                                                      brief, pool):
+NPU_GPU_CHEATS = [(name, path) for name in ("npu", "gpu") for path in adversarial("L1__relu__timing_*.py", name)]
+
+
+@pytest.mark.parametrize("target_name,path", NPU_GPU_CHEATS, ids=lambda v: getattr(v, "stem", v))
+def test_each_npu_and_gpu_timing_cheat_is_refused_twenty_times_in_twenty(target_name, path, request, tiny_relu,
+                                                                         sandbox, brief, pool):
     target = request.getfixturevalue(f"{target_name}_target")
-    (path,) = adversarial("L1__relu__timing_*.py", target_name)
     results = evaluate_times(TIMES, tiny_relu, path.read_text(), target, sandbox, brief, pool)
     assert [matches(r, *runtime_expectation(path)) for r in results] == [True] * TIMES, {r.reason for r in results}
