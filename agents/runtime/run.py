@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import secrets
@@ -89,11 +90,14 @@ class Run:
         self.totals = Totals()
         self.answer: Any = NO_ANSWER
         """The answer ``run_graph`` gives the interrupt this run is paused at (set by ``resume(..., answer=)``)."""
-        existing = read_events(self.events_path)
-        self._seq = max((e.get("seq", 0) for e in existing), default=0)
-        for event in existing:
-            if event.get("kind") == "model.call":
-                self.totals.add(event)
+        self._seq = 0
+        self._offset = 0
+        """How far into events.jsonl this object has read (other processes append to the same file)."""
+        self._line_open = False
+        """Whether the file ends inside a line (a writer killed mid-line): the next event starts a new one."""
+        if self.events_path.exists():
+            with self.events_path.open("rb") as stream:
+                self._catch_up(stream)
 
     @classmethod
     def create(cls, agent: str, config: BaseModel | dict[str, Any] | None = None, root: str | Path | None = None,
@@ -142,17 +146,37 @@ class Run:
         """Append one event to ``events.jsonl`` (``seq`` and ``ts`` are added, and ``node_task``: the LangGraph task
         id of the graph node it was emitted in, when it was emitted in one)."""
         node_task = _current_node_task()
-        with self._lock:
+        with self._lock, self.events_path.open("a+b") as stream:
+            fcntl.flock(stream, fcntl.LOCK_EX)  # chat's /pause and the dashboard append through Run objects of their own
+            self._catch_up(stream)
             self._seq += 1
             event = {"seq": self._seq, "ts": round(time.time(), 6), "kind": kind, **fields}
             if node_task and "node_task" not in event:
                 event["node_task"] = node_task
-            line = json.dumps(event, default=str)
-            with self.events_path.open("a") as stream:
-                stream.write(line + "\n")
+            line = ("\n" if self._line_open else "") + json.dumps(event, default=str) + "\n"
+            stream.write(line.encode())
+            stream.flush()
+            self._offset, self._line_open = stream.tell(), False
             if kind == "model.call":
                 self.totals.add(event)
         return event
+
+    def _catch_up(self, stream: Any) -> None:
+        """Read what was appended since this object last read or wrote: the next ``seq`` follows the file's last,
+        and model calls count in the totals (a line cut short by a kill is skipped)."""
+        if os.fstat(stream.fileno()).st_size == self._offset:
+            return
+        stream.seek(self._offset)
+        data = stream.read()
+        self._offset += len(data)
+        self._line_open = bool(data) and not data.endswith(b"\n")
+        for line in data.splitlines():
+            with contextlib.suppress(ValueError, TypeError):  # JSON or seq that does not parse
+                event = json.loads(line)
+                if isinstance(event, dict):
+                    self._seq = max(self._seq, int(event.get("seq") or 0))
+                    if event.get("kind") == "model.call":
+                        self.totals.add(event)
 
     def events(self, kind: str | None = None) -> list[dict[str, Any]]:
         """The events written so far, optionally only those of one kind."""

@@ -89,6 +89,28 @@ def test_a_line_cut_short_by_a_kill_is_skipped():
     assert [e["kind"] for e in run.events()] == ["whole"]
 
 
+def test_writers_in_other_processes_never_repeat_a_seq():
+    """The agent and, say, the dashboard's pause request append to one events.jsonl through separate Run objects."""
+    agent = Run.create("demo")
+    agent.emit("node.start", node="act")
+    dashboard = Run.open(agent.id)
+    dashboard.emit("pause.requested")
+    agent.emit("node.end", node="act")
+    dashboard.emit("guidance", text="go on")
+    agent.emit("model.call", prompt_tokens=3, completion_tokens=1, cost_usd=0.5)
+    assert [e["seq"] for e in read_events(agent.events_path)] == [1, 2, 3, 4, 5]
+    assert Run.open(agent.id).totals.calls == 1 and agent.totals.calls == 1
+
+
+def test_an_event_after_a_line_cut_short_starts_a_line_of_its_own():
+    run = Run.create("demo")
+    run.emit("first")
+    with run.events_path.open("a") as stream:
+        stream.write('{"seq": 2, "kind": "cut sh')
+    Run.open(run.id).emit("after")
+    assert [e["kind"] for e in read_events(run.events_path)] == ["first", "after"]
+
+
 def test_write_report_and_checkpointer_file():
     run = Run.create("demo", {})
     run.write_report(Report(summary={"best": 1.5}, rows=[{"case": "a", "score": 1.5}], title="t"))
