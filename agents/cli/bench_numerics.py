@@ -11,6 +11,7 @@ import typer
 from benchmarks.report import Report
 
 from agents.cli.common import run_benchmark
+from agents.cli.executor_options import ExecutorOption, opened_executor
 from agents.cli.groups import bench_app
 from agents.cli.output import Output, with_output
 
@@ -92,13 +93,18 @@ def bench_graph_align(models: Annotated[str, typer.Option(help="Comma-separated 
 @bench_app.command("sigs")
 @with_output
 def bench_sigs(cases: Annotated[Optional[str], typer.Option(help="Comma-separated case names (default: all).")] = None,
-               *, output: Output) -> None:
-    """Symbolic PDE solving: exact recovery of heat, wave, advection, Burgers and a coupled system."""
-    from numerics.symbolic.checks import run_checks
+               executor: ExecutorOption = None, *, output: Output) -> None:
+    """Symbolic PDE solving: exact recovery of heat, wave, advection, Burgers and a coupled system (one
+    executor job per case: with --executor ray the cases run on the cluster's nodes at once)."""
+    from benchmarks.executor import check_spec
+    from benchmarks.executor.sweeps import sigs_checks
 
     names = [c.strip() for c in cases.split(",")] if cases else None
-    _bench("bench-sigs", {"cases": names},
-           lambda out: run_checks(names, on_row=lambda r: print(f"{r['case']}: exact={r['exact']} "
-                                                                f"residual={r['residual']:.2e} ({r['seconds']} s)",
-                                                                flush=True)),
-           "SIGS: closed-form PDE solutions", output)
+    check_spec(executor)
+
+    def check(out: Path) -> tuple[dict, list[dict]]:
+        with opened_executor(executor, None) as where:
+            return sigs_checks(where, names, on_row=lambda r: print(
+                f"{r['case']}: exact={r['exact']} residual={r['residual']:.2e} ({r['seconds']} s)", flush=True))
+
+    _bench("bench-sigs", {"cases": names, "executor": executor}, check, "SIGS: closed-form PDE solutions", output)
