@@ -124,8 +124,11 @@ class Inventory:
         return sum(node.slots(needs) for node in self.nodes())
 
     def require(self, needs: Needs, fresh: bool = False) -> None:
-        """Refuse, with one line saying what is missing, an evaluation that no live node can ever take."""
+        """Refuse, with one line saying what is missing, an evaluation that no live node can ever take (a refusal
+        always looks at the cluster again first: a node that has it may have joined since the last look)."""
         nodes = self.nodes(fresh)
+        if not any(node.slots(needs) > 0 for node in nodes) and not fresh:
+            nodes = self.nodes(fresh=True)
         if any(node.slots(needs) > 0 for node in nodes):
             return
         raise UserError(f"no node of the Ray cluster can run this evaluation: it needs {needs.describe()} and the "
