@@ -23,6 +23,9 @@ from sandboxes.telemetry import emit
 
 ALLOWED_FLAG_PREFIXES = ("-O", "-f", "-m", "-D", "-U", "-std=", "-W", "-g", "-l", "--use_fast_math", "-Xcompiler",
                          "--expt", "-lineinfo", "-arch", "-gencode", "--ptxas-options", "-ffast-math")
+REFUSED_FLAG_PREFIXES = ("-fplugin",)
+FORWARDING_PREFIXES = ("-Wl,", "-Wa,", "-Wp,", "-Xcompiler=", "-Xcompiler,", "-Xlinker=", "-Xlinker,")
+PLAIN_FLAG = re.compile(r"[\w+=.,:/-]+")
 MAX_ERROR_CHARS = 2500
 
 
@@ -66,8 +69,25 @@ def _cpu_model() -> str:
 def check_flags(spec: ExtensionSpec) -> str:
     """An error message for a compiler flag outside the allow-list, or ''."""
     for flag in (*spec.extra_cflags, *spec.extra_cuda_cflags, *spec.extra_ldflags):
-        if flag and not flag.startswith(ALLOWED_FLAG_PREFIXES):
-            return f"compiler flag {flag!r} is not allowed (allowed prefixes: {' '.join(ALLOWED_FLAG_PREFIXES)})"
+        error = flag_error(flag) if flag else ""
+        if error:
+            return error
+    return ""
+
+
+def flag_error(flag: str) -> str:
+    """Why one flag is refused, or ''. torch's load_inline writes flags into a ninja file whose commands a shell
+    splits, so a flag must be one word of plain characters; options it forwards to another tool (``-Wl,``,
+    ``-Xcompiler=``) pass the same allow-list, and compiler plugins are refused."""
+    if not PLAIN_FLAG.fullmatch(flag):
+        return (f"compiler flag {flag!r} is not allowed: a flag is one word of letters, digits and - _ = + . , : / "
+                "(no spaces, quotes or shell characters)")
+    if not flag.startswith(ALLOWED_FLAG_PREFIXES) or flag.startswith(REFUSED_FLAG_PREFIXES):
+        return f"compiler flag {flag!r} is not allowed (allowed prefixes: {' '.join(ALLOWED_FLAG_PREFIXES)})"
+    forwarding = next((prefix for prefix in FORWARDING_PREFIXES if flag.startswith(prefix)), None)
+    for part in flag[len(forwarding):].split(",") if forwarding else ():
+        if part.startswith("-") and flag_error(part):
+            return f"compiler flag {flag!r} is not allowed: it forwards {part!r}, which is not allowed"
     return ""
 
 

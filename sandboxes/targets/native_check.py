@@ -30,7 +30,7 @@ MAX_NAMED = 8
 def check_version() -> str:
     """Identity of the native checks (part of the build cache's salt: a cached build was checked by these rules)."""
     digest = hashlib.sha256()
-    for module in (symbols.__file__, __file__):
+    for module in (symbols.__file__, __file__, Path(__file__).with_name("compile.py")):  # compile.py: the flag rules
         digest.update(Path(module).read_bytes())
     return digest.hexdigest()[:12]
 

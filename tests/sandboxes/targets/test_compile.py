@@ -1,5 +1,7 @@
 """Compiling in the sandbox: trimmed errors, flag allow-list, and the cache in front of g++."""
 
+import pytest
+
 from sandboxes.targets.base import ExtensionSpec
 from sandboxes.targets.compile import CachedBuilder, check_flags, trim_compiler_errors
 
@@ -28,6 +30,19 @@ def test_flag_allow_list():
     assert check_flags(ExtensionSpec(kind="cpp", name="a", extra_cflags=("-O3", "-fopenmp", "-march=native"))) == ""
     assert "not allowed" in check_flags(ExtensionSpec(kind="cpp", name="a", extra_cflags=("-o/etc/passwd",)))
     assert "not allowed" in check_flags(ExtensionSpec(kind="cpp", name="a", extra_ldflags=("@/etc/shadow",)))
+
+
+@pytest.mark.parametrize("flag", ["-O2 -wrapper sh,-c,id", "-DX=$(id)", "-O2;id", "-D'X'", "-fplugin=/tmp/p.so",
+                                  "-Wl,--wrap=memcpy", "-Xcompiler=-wrapper,sh", "-Wl,-O1,-B/tmp"])
+def test_flags_cannot_smuggle_options_past_the_allow_list(flag):
+    """load_inline's ninja file is split by a shell, and -Wl,/-Xcompiler forward options to other tools."""
+    assert "not allowed" in check_flags(ExtensionSpec(kind="load_inline", name="a", extra_cuda_cflags=(flag,)))
+
+
+def test_plain_and_forwarded_allowed_flags_still_pass():
+    flags = ("-O3", "--use_fast_math", "-Xcompiler=-fopenmp", "-Wl,-O1", "-gencode=arch=compute_80,code=sm_80",
+             "--ptxas-options=-v", "-DTILE=128")
+    assert check_flags(ExtensionSpec(kind="load_inline", name="a", extra_cuda_cflags=flags)) == ""
 
 
 def test_build_in_sandbox_then_from_cache(sandbox, fresh_cache):
