@@ -40,9 +40,8 @@ def read_new_events(path: Path, offset: int) -> list[tuple[dict[str, Any], int]]
 
 async def event_stream(run: Run, offset: int, poll_s: float, gone: Callable[[], Any]) -> AsyncIterator[str]:
     """The run's events written after byte ``offset`` of its events file, then each new one as it is written
-    (each event's id is the offset after it, so a reconnecting browser resumes exactly there; not ``seq``, which
-    two processes writing to one run, e.g. a pause request, can repeat); a last ``end`` event once the run is no
-    longer running and everything written was sent."""
+    (each event's id is the offset after it, so a reconnecting browser resumes exactly there, with no lookup of a
+    seq in the file); a last ``end`` event once the run is no longer running and everything written was sent."""
     quiet = 0.0
     while not await gone():
         events = read_new_events(run.events_path, offset)
