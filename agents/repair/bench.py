@@ -11,8 +11,6 @@ import time
 from pathlib import Path
 from typing import TypedDict
 
-from langgraph.graph import END, START, StateGraph
-
 from benchmarks.report import Report
 from benchmarks.resolve.evaluate import Outcome
 from benchmarks.resolve.generated import build_generated
@@ -23,7 +21,7 @@ from benchmarks.resolve.report import build_report, swebench_report
 from sandboxes.errors import UserError
 
 from agents.repair.config import GENERATED, BenchResolveConfig
-from agents.runtime.graph import run_graph
+from agents.runtime.graph import linear_graph, run_graph
 from agents.runtime.models.base import ChatModel
 from agents.runtime.progress import Progress
 from agents.runtime.run import Run
@@ -119,11 +117,7 @@ def evaluate_resumably(run: Run, instances: list[Instance], predictions: dict[st
             evaluate_all(todo, predictions, harness, logs, on_done=record)
         return {"evaluated": len(done)}
 
-    builder = StateGraph(BenchState)
-    builder.add_node("evaluate", evaluate)
-    builder.add_edge(START, "evaluate")
-    builder.add_edge("evaluate", END)
-    run_graph(builder, run, {"evaluated": 0})
+    run_graph(linear_graph(BenchState, [("evaluate", evaluate)]), run, {"evaluated": 0})
     return _done(path)
 
 

@@ -12,8 +12,6 @@ from functools import partial
 from pathlib import Path
 from typing import Callable, TypedDict
 
-from langgraph.graph import END, START, StateGraph
-
 from benchmarks.executor import make_executor
 from benchmarks.report import Report
 from benchmarks.repo.demo import write_demo_instances
@@ -26,7 +24,7 @@ from sandboxes.errors import UserError
 from agents.rpg.config import BenchRepoConfig
 from agents.rpg.fanout import run_fanned
 from agents.rpg.localizers import BM25Localizer, RPGLocalizer, RepoGraphs
-from agents.runtime.graph import run_graph
+from agents.runtime.graph import linear_graph, run_graph
 from agents.runtime.models.base import ChatModel
 from agents.runtime.progress import Progress
 from agents.runtime.run import Run
@@ -86,11 +84,7 @@ def evaluate_resumably(run: Run, instances: list[Instance], localizers: list[Loc
             evaluate_all(todo, record)
         return {"evaluated": len(instances)}
 
-    builder = StateGraph(BenchState)
-    builder.add_node("evaluate", evaluate)
-    builder.add_edge(START, "evaluate")
-    builder.add_edge("evaluate", END)
-    run_graph(builder, run, {"evaluated": 0})
+    run_graph(linear_graph(BenchState, [("evaluate", evaluate)]), run, {"evaluated": 0})
     records = _done(outcomes_path)
     return {i.instance_id: [outcome_from_dict(d, i) for d in records[i.instance_id]["outcomes"]]
             for i in instances if i.instance_id in records}
