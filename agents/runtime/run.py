@@ -45,12 +45,17 @@ def runs_root(root: str | Path | None = None) -> Path:
 
 def read_events(path: Path) -> list[dict[str, Any]]:
     """All events of an ``events.jsonl``; a line cut short by a kill is skipped."""
-    if not path.exists():
-        return []
+    return parse_events(path.read_bytes()) if path.exists() else []
+
+
+def parse_events(data: bytes) -> list[dict[str, Any]]:
+    """The events in some lines of an ``events.jsonl`` (a line that is not a JSON object is skipped)."""
     events = []
-    for line in path.read_text().splitlines():
-        with contextlib.suppress(json.JSONDecodeError):
-            events.append(json.loads(line))
+    for line in data.splitlines():
+        with contextlib.suppress(ValueError):  # JSON or UTF-8 that does not parse
+            event = json.loads(line)
+            if isinstance(event, dict):
+                events.append(event)
     return events
 
 
@@ -170,13 +175,11 @@ class Run:
         data = stream.read()
         self._offset += len(data)
         self._line_open = bool(data) and not data.endswith(b"\n")
-        for line in data.splitlines():
-            with contextlib.suppress(ValueError, TypeError):  # JSON or seq that does not parse
-                event = json.loads(line)
-                if isinstance(event, dict):
-                    self._seq = max(self._seq, int(event.get("seq") or 0))
-                    if event.get("kind") == "model.call":
-                        self.totals.add(event)
+        for event in parse_events(data):
+            with contextlib.suppress(ValueError, TypeError):  # a seq that is not a number
+                self._seq = max(self._seq, int(event.get("seq") or 0))
+            if event.get("kind") == "model.call":
+                self.totals.add(event)
 
     def events(self, kind: str | None = None) -> list[dict[str, Any]]:
         """The events written so far, optionally only those of one kind."""
