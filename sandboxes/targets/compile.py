@@ -72,6 +72,9 @@ def check_flags(spec: ExtensionSpec) -> str:
         error = flag_error(flag) if flag else ""
         if error:
             return error
+    for path in spec.options.get("extra_include_paths") or ():
+        if not PLAIN_FLAG.fullmatch(path):
+            return f"include path {path!r} is not allowed: a path is one word of letters, digits and - _ = + . , : /"
     return ""
 
 

@@ -39,6 +39,12 @@ def test_flags_cannot_smuggle_options_past_the_allow_list(flag):
     assert "not allowed" in check_flags(ExtensionSpec(kind="load_inline", name="a", extra_cuda_cflags=(flag,)))
 
 
+def test_include_paths_cannot_smuggle_options_either():
+    spec = ExtensionSpec(kind="load_inline", name="a", options={"extra_include_paths": ["/x -wrapper sh,-c,id"]})
+    assert "not allowed" in check_flags(spec)
+    assert check_flags(ExtensionSpec(kind="load_inline", name="a", options={"extra_include_paths": ["inc/v1.2"]})) == ""
+
+
 def test_plain_and_forwarded_allowed_flags_still_pass():
     flags = ("-O3", "--use_fast_math", "-Xcompiler=-fopenmp", "-Wl,-O1", "-gencode=arch=compute_80,code=sm_80",
              "--ptxas-options=-v", "-DTILE=128")
