@@ -165,8 +165,9 @@ SPEC_BUILDERS = {"load_cpp": cpp_spec, "load_inline": inline_spec}
 
 
 def _flags(value: Any) -> tuple[str, ...]:
-    """Compiler flags without the empty ones (KernelBench passes ``extra_cflags=[""]``; g++ reads "" as a file)."""
-    return tuple(flag for flag in _strings(value) if flag.strip())
+    """Compiler flags stripped as torch strips them, without the empty ones (KernelBench passes
+    ``extra_cflags=[""]``; g++ reads "" as a file)."""
+    return tuple(flag.strip() for flag in _strings(value) if flag.strip())
 
 
 def _strings(value: Any) -> tuple[str, ...]:
