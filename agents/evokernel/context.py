@@ -20,6 +20,10 @@ from agents.evokernel.offline import OfflinePolicy
 from agents.evokernel.state import DRAFT, REFINE
 from agents.evokernel.records import Context, StartPoint, TaskState
 
+START_POINT = "start"
+"""The Q-table stage of the start-point choice in refine, kept apart from the retrieval credit of the refine
+stage: a kernel's value as a place to refine from is not its value as an example shown to the model."""
+
 
 @dataclass
 class Deps:
@@ -93,7 +97,7 @@ def _add_memory_items(context: Context, kernel: KernelTask, task: TaskState, dep
 
 def choose_start_point(kernel: KernelTask, task: TaskState, deps: Deps, sig: str,
                        rng: np.random.Generator) -> StartPoint | None:
-    """evokernel: epsilon-greedy by refine Q (ties to the faster); other methods: the fastest.
+    """evokernel: epsilon-greedy by start-point Q (ties to the faster); other methods: the fastest.
 
     The offline policy skips start points whose every neighbour was tried; None when none is left.
     """
@@ -104,7 +108,7 @@ def choose_start_point(kernel: KernelTask, task: TaskState, deps: Deps, sig: str
         return None
     if deps.config.method != "evokernel" or not all(p.get("memory_id") for p in points):
         return min(points, key=lambda p: p["latency_ms"])
-    values = deps.memory.q(REFINE, sig, [p["memory_id"] for p in points])
+    values = deps.memory.q(START_POINT, sig, [p["memory_id"] for p in points])
     candidates = [Candidate(p["memory_id"], -math.log(p["latency_ms"]), values[p["memory_id"]]) for p in points]
     epsilon = deps.config.start_point_epsilon
     chosen = epsilon_greedy(candidates, 1, deps.memory.config.epsilon if epsilon is None else epsilon, rng)[0]

@@ -8,10 +8,10 @@ from typing import Any
 from agents.runtime.models.base import ChatModel, ModelReplyError
 from agents.runtime.models.parsing import complete_parsed
 from benchmarks.kernels.tasks import KernelTask
-from memory.qmemory import EntryKind, MemoryEntry, QUpdate
+from memory.qmemory import EntryKind, MemoryEntry, QInherit, QUpdate
 
 from agents.evokernel import prompts
-from agents.evokernel.context import Deps
+from agents.evokernel.context import START_POINT, Deps, signature
 from agents.evokernel.offline import ADOPT
 from agents.evokernel.parsing import parse_summary
 from agents.evokernel.state import REFINE
@@ -68,12 +68,26 @@ def learn(kernel: KernelTask, task: TaskState, context: Context, record: Attempt
         kernel, task, record, deps, key, code, start,
         summary or _templated_summary(task, record, start, _improved(record, start)))
     if deps.config.method == "evokernel":
-        ids = list(context["q_ids"]) + ([record["start_memory_id"]] if record.get("start_memory_id") else [])
-        updates = [QUpdate(record["stage"], context["signature"], ids)]
-        popart = f"refine:{deps.config.target}" if record["stage"] == REFINE else None
-        record["applied_reward"] = deps.memory.learn(key, updates, record["reward"], popart=popart)
-        record["q_update"] = {"stage": record["stage"], "signature": context["signature"], "ids": ids}
+        _update_q(task, context, record, deps, key)
     return record
+
+
+def _update_q(task: TaskState, context: Context, record: AttemptRecord, deps: Deps, key: str) -> None:
+    """The reward credits the retrieved entries under the attempt's stage and its start point under the
+    start-point stage; a kernel it produced inherits the start point's value (see ``QInherit``)."""
+    sig, parent = context["signature"], record.get("start_memory_id")
+    updates = [QUpdate(record["stage"], sig, list(context["q_ids"]))]
+    inherits = []
+    record["q_update"] = {"stage": record["stage"], "signature": sig, "ids": list(context["q_ids"])}
+    if parent:
+        updates.append(QUpdate(START_POINT, sig, [parent]))
+        record["q_update"]["start_point"] = {"stage": START_POINT, "id": parent}
+        if record["feasible"] and record.get("latency_ms"):
+            child_sig = signature(deps.config, {**task, "last_status": record["status"]})
+            inherits.append(QInherit(START_POINT, sig, parent, child_sig, record["memory_id"]))
+            record["q_update"]["start_point"].update(child=record["memory_id"], child_signature=child_sig)
+    popart = f"refine:{deps.config.target}" if record["stage"] == REFINE else None
+    record["applied_reward"] = deps.memory.learn(key, updates, record["reward"], popart=popart, inherits=inherits)
 
 
 def _trace(deps: Deps, key: str) -> MemoryEntry | None:

@@ -2,9 +2,9 @@
 
 from memory.qmemory.config import QMemoryConfig
 from memory.qmemory.entries import EntryKind, MemoryEntry
-from memory.qmemory.memory import QMemory, QUpdate, Retrieved
+from memory.qmemory.memory import QInherit, QMemory, QUpdate, Retrieved
 from memory.qmemory.popart import PopArt
 from memory.qmemory.signature import StateSignature, error_category, shape_bucket
 
-__all__ = ["EntryKind", "MemoryEntry", "PopArt", "QMemory", "QMemoryConfig", "QUpdate", "Retrieved",
+__all__ = ["EntryKind", "MemoryEntry", "PopArt", "QInherit", "QMemory", "QMemoryConfig", "QUpdate", "Retrieved",
            "StateSignature", "error_category", "shape_bucket"]

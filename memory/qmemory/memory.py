@@ -39,6 +39,19 @@ class QUpdate:
     ids: list[int]
 
 
+@dataclass
+class QInherit:
+    """A kernel born of refining another starts from its parent's value: after the attempt's updates, the
+    child's key (stage, signature, child_id) is seeded with the parent's Q under (stage, parent_signature)
+    and then takes the attempt's reward, the outcome of its own making."""
+
+    stage: str
+    parent_signature: str
+    parent_id: int
+    signature: str
+    child_id: int
+
+
 def make_index(embedder: Embedder, refit_exact_below: int) -> Index:
     """Posting lists for a sparse embedding (a query touches only its own buckets), else a dense matrix."""
     kind = PostingsIndex if embedder.sparse else DenseIndex
@@ -135,8 +148,10 @@ class QMemory:
         """Current Q-values of ``ids`` under (stage, signature)."""
         return qtable.q_values(self.store, stage, signature, ids, self.config.q_init)
 
-    def learn(self, key: str, updates: Sequence[QUpdate], reward: float, popart: str | None = None) -> float | None:
-        """Apply one attempt's reward to every update's ids, once per ``key`` (a resumed step is a no-op).
+    def learn(self, key: str, updates: Sequence[QUpdate], reward: float, popart: str | None = None,
+              inherits: Sequence[QInherit] = ()) -> float | None:
+        """Apply one attempt's reward to every update's ids, then seed and update each inheriting child,
+        once per ``key`` (a resumed step is a no-op).
 
         With ``popart`` the reward is first normalised by the running statistics of that name.
         Returns the reward applied, or None when ``key`` was applied before.
@@ -150,6 +165,11 @@ class QMemory:
             for update in updates:
                 qtable.update_q(conn, update.stage, update.signature, update.ids, reward,
                                 self.config.alpha, self.config.q_init)
+            for child in inherits:
+                if qtable.inherit_q(conn, child.stage, child.parent_signature, child.parent_id, child.signature,
+                                    child.child_id, self.config.q_init):
+                    qtable.update_q(conn, child.stage, child.signature, [child.child_id], reward,
+                                    self.config.alpha, self.config.q_init)
         return reward
 
     def close(self) -> None:

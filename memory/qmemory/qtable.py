@@ -43,6 +43,20 @@ def update_q(conn: sqlite3.Connection, stage: str, signature: str, ids: Iterable
             (stage, signature, memory_id, q_init, alpha, reward))
 
 
+def inherit_q(conn: sqlite3.Connection, stage: str, parent_signature: str, parent_id: int, signature: str,
+              child_id: int, q_init: float) -> bool:
+    """Seed the child's key with the parent's current Q (``q_init`` when it has none), with no visits.
+
+    A key the child already has (a duplicate of a kernel learned before) keeps its value; False then.
+    """
+    row = conn.execute("SELECT q FROM q_values WHERE stage = ? AND signature = ? AND memory_id = ?",
+                       (stage, parent_signature, int(parent_id))).fetchone()
+    value = float(row[0]) if row else q_init
+    cursor = conn.execute("INSERT OR IGNORE INTO q_values (stage, signature, memory_id, q, visits)"
+                          " VALUES (?, ?, ?, ?, 0)", (stage, signature, int(child_id), value))
+    return cursor.rowcount == 1
+
+
 def normalise_reward(conn: sqlite3.Connection, name: str, reward: float, beta: float, min_std: float) -> float:
     """PopArt-normalise ``reward`` with the persisted statistics called ``name`` and save them."""
     row = conn.execute("SELECT mean, second, count FROM popart WHERE name = ?", (name,)).fetchone()

@@ -97,13 +97,25 @@ def test_q_values_after_known_rewards(scripted_run):
     stats = PopArt(beta=0.1, min_std=0.01)
     for event in refine_events:
         assert event["applied_reward"] == pytest.approx(stats.normalise(event["reward"]))
-    # replaying Q <- Q + 0.3 (r - Q) over the logged updates gives every stored Q-value exactly
+    # replaying Q <- Q + 0.3 (r - Q) over the logged updates gives every stored Q-value exactly; a refinement
+    # also updates its start point, and the kernel it produced starts from the start point's value
     expected: dict[tuple, float] = {}
+
+    def step(key, reward):
+        expected[key] = expected.get(key, 0.0) + 0.3 * (reward - expected.get(key, 0.0))
+
     for event in sorted(run.events("evokernel.attempt"), key=lambda e: e["seq"]):
-        update = event["q_update"]
+        update, reward = event["q_update"], event["applied_reward"]
         for memory_id in dict.fromkeys(update["ids"]):
-            key = (update["stage"], update["signature"], memory_id)
-            expected[key] = expected.get(key, 0.0) + 0.3 * (event["applied_reward"] - expected.get(key, 0.0))
+            step((update["stage"], update["signature"], memory_id), reward)
+        start = update.get("start_point")
+        if start:
+            step((start["stage"], update["signature"], start["id"]), reward)
+        if start and "child" in start:
+            child = (start["stage"], start["child_signature"], start["child"])
+            expected[child] = expected.get((start["stage"], update["signature"], start["id"]), 0.0)
+            step(child, reward)
+    assert any(key[0] == "start" for key in expected)
     stored = {(s, g, i): q for s, g, i, q in memory.store.query("SELECT stage, signature, memory_id, q FROM q_values")}
     assert stored == pytest.approx(expected) and len(stored) >= 6
 

@@ -2,7 +2,7 @@ import threading
 
 import pytest
 
-from memory.qmemory import EntryKind, MemoryEntry, QMemory, QMemoryConfig, QUpdate, StateSignature
+from memory.qmemory import EntryKind, MemoryEntry, QInherit, QMemory, QMemoryConfig, QUpdate, StateSignature
 
 SIG = StateSignature("npu", "elementwise", "draft", "2^20", "none").key()
 
@@ -42,6 +42,21 @@ def test_a_key_is_learned_once_so_a_resumed_step_changes_nothing(memory):
     assert memory.learn("run1/relu/3", [QUpdate("draft", SIG, [entry_id])], 1.0) == 1.0
     assert memory.learn("run1/relu/3", [QUpdate("draft", SIG, [entry_id])], 1.0) is None
     assert memory.q("draft", SIG, [entry_id])[entry_id] == pytest.approx(0.3)
+
+
+def test_a_child_starts_from_its_parents_updated_value_and_takes_the_reward_of_its_making(memory):
+    parent, child, duplicate = memory.add([experience("draft"), experience("child"), experience("old kernel")])
+    other = StateSignature("npu", "elementwise", "refine", "2^20", "none").key()
+    memory.learn("seen", [QUpdate("start", other, [duplicate])], -1.0)  # duplicate: -0.3, 1 visit
+    inherit = [QInherit("start", SIG, parent, other, child), QInherit("start", SIG, parent, other, duplicate)]
+    assert memory.learn("t:1", [QUpdate("start", SIG, [parent])], 1.0, inherits=inherit) == 1.0
+    # parent 0 + 0.3 (1 - 0) = 0.3; child seeded at 0.3, then 0.3 + 0.3 (1 - 0.3) = 0.51; a key held before keeps
+    assert memory.q("start", SIG, [parent])[parent] == pytest.approx(0.3)
+    assert memory.q("start", other, [child, duplicate]) == pytest.approx({child: 0.51, duplicate: -0.3})
+    assert memory.learn("t:1", [QUpdate("start", SIG, [parent])], 1.0, inherits=inherit) is None  # resumed: no-op
+    rows = memory.store.query("SELECT memory_id, q, visits FROM q_values WHERE stage = 'start' AND signature = ?",
+                              (other,))
+    assert sorted(rows) == sorted([(child, pytest.approx(0.51), 1), (duplicate, pytest.approx(-0.3), 1)])
 
 
 def test_refine_rewards_are_popart_normalised_before_the_q_update(memory):
