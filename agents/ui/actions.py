@@ -1,6 +1,7 @@
 """What the dashboard can do to a run, with the runtime calls `agent runs resume --answer` and chat's /pause, /guide
 and /budget use: a pause request, guidance, new spending limits, and a resume (with the answer to the interrupt a
-paused run waits on) that runs `agent runs resume` in the background, as chat's /resume does."""
+paused run waits on) that runs `agent runs resume` in the background, as chat's /resume does, and returns once that
+command has taken the run over."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from typing import Any
 
 from sandboxes.errors import UserError
@@ -51,8 +53,10 @@ def budget(run: Run, limits: Any) -> dict[str, Any]:
     return {"done": f"spending limits of {run.id} are now {limits}; resume continues it"}
 
 
-def resume(run: Run, answer: Any = None) -> dict[str, Any]:
-    """Start `agent runs resume ID [--answer JSON]` in the background; the checks are the command's own."""
+def resume(run: Run, answer: Any = None, wait_s: float = 60.0) -> dict[str, Any]:
+    """Start `agent runs resume ID [--answer JSON]` in the background and wait (up to ``wait_s``) until it has
+    taken the run over, so that the page follows a run that is moving again; the checks are the command's own,
+    and a command that gives up first is an error saying why (the last line it wrote)."""
     status = run.status_record()
     try:
         waiting = waiting_interrupts(run)
@@ -66,9 +70,30 @@ def resume(run: Run, answer: Any = None) -> dict[str, Any]:
     argv = [sys.executable, "-m", "agents.cli.app", "runs", "resume", run.id, "--root", str(run.dir.parent)]
     if answer is not None:
         argv += ["--answer", json.dumps(answer)]
-    with (run.dir / RESUME_LOG).open("a") as log:
+    log_path = run.dir / RESUME_LOG
+    with log_path.open("a") as log:
+        start = log.tell()
         process = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                    env={**os.environ, "AGENT_RUNS_DIR": str(run.dir.parent)}, start_new_session=True)
     threading.Thread(target=process.wait, name=f"ui-resume-{run.id}", daemon=True).start()  # reap it when it ends
-    return {"done": f"resuming {run.id} (pid {process.pid}); its output goes to {run.dir / RESUME_LOG}",
+    taken = _taken_over(run, status.get("updated"), process, wait_s)
+    if not taken and process.poll() is not None:
+        said = log_path.read_text(errors="replace")[start:].strip().splitlines()
+        raise UserError(f"`agent runs resume {run.id}` exited {process.returncode}: "
+                        f"{said[-1] if said else 'it wrote nothing'}")
+    where = f"its output goes to {log_path}"
+    return {"done": f"resuming {run.id} (pid {process.pid}); {where}" if taken else
+            f"started `agent runs resume {run.id}` (pid {process.pid}); it has not taken the run over yet; {where}",
             "pid": process.pid}
+
+
+def _taken_over(run: Run, updated: Any, process: subprocess.Popen, wait_s: float) -> bool:
+    """Whether the resuming command changed the run's status within ``wait_s`` (False at once if it exits first)."""
+    deadline = time.monotonic() + wait_s
+    while time.monotonic() < deadline:
+        if run.status_record().get("updated") != updated:
+            return True
+        if process.poll() is not None:
+            return run.status_record().get("updated") != updated
+        time.sleep(0.1)
+    return False

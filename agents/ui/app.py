@@ -1,5 +1,6 @@
 """The dashboard's web application: three pages (runs list, run, comparison), their JSON API, live server-sent
-event streams and the actions; static files are the package's own (no CDN). Needs FastAPI (the ``ui`` extra)."""
+event streams and the actions; static files are the package's own (no CDN), each page's scripts joined into one,
+responses gzipped (not the event streams). Needs FastAPI (the ``ui`` extra)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, Response
-from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
+from fastapi.middleware.gzip import GZipMiddleware
+from fastapi.responses import JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
@@ -17,14 +19,13 @@ from sandboxes.errors import UserError
 from agents.runtime.run import Run, runs_root
 from agents.ui import actions
 from agents.ui.auth import COOKIE, Access
+from agents.ui.webpages import PAGES, STATIC, Pages, tagged
 from agents.ui.run_view import run_detail
 from agents.ui.runs_index import RunsIndex
 from agents.ui.tailing import event_stream, rows_stream
 from agents.ui.views import agent_view
 from agents.ui.views.compare import compare
 
-STATIC = Path(__file__).resolve().parent / "static"
-PAGES = {"/": "index.html", "/compare": "compare.html"}
 ACTIONS = {"pause": lambda run, body: actions.pause(run), "guidance": lambda run, body: actions.guide(run, body.get("text")),
            "budget": lambda run, body: actions.budget(run, body.get("limits")),
            "resume": lambda run, body: actions.resume(run, body.get("answer"))}
@@ -35,8 +36,10 @@ def create_app(root: str | Path | None, access: Access, poll_s: float = 0.5) -> 
     """The FastAPI application over the runs under ``root``."""
     base = runs_root(root)
     index = RunsIndex(base)
+    pages = Pages(index, poll_s)
     app = FastAPI(title="agentkiln", docs_url=None, redoc_url=None, openapi_url=None)
     app.state.index = index
+    app.add_middleware(GZipMiddleware, minimum_size=1024)  # text/event-stream is left alone
 
     @app.middleware("http")
     async def reading_needs_the_token_off_loopback(request: Request, call_next: Any) -> Any:
@@ -54,8 +57,8 @@ def create_app(root: str | Path | None, access: Access, poll_s: float = 0.5) -> 
         return JSONResponse({"error": str(error)}, status_code=404 if missing else 400)
 
     for path, page in PAGES.items():
-        app.add_api_route(path, _page(page), methods=["GET"], include_in_schema=False)
-    app.add_api_route("/runs/{run_id}", _page("run.html"), methods=["GET"], include_in_schema=False)
+        app.add_api_route(path, pages.page(page), methods=["GET"], include_in_schema=False)
+    app.add_api_route("/static/app/{entry}", pages.script, methods=["GET"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_api_route("/favicon.ico", lambda: Response(status_code=204), methods=["GET"], include_in_schema=False)
 
@@ -64,12 +67,15 @@ def create_app(root: str | Path | None, access: Access, poll_s: float = 0.5) -> 
         return {"root": str(base.resolve()), "remote": access.remote, "poll_s": poll_s}
 
     @app.get("/api/runs")
-    def runs() -> list[dict[str, Any]]:
-        return index.rows()
+    def runs(request: Request) -> Response:
+        snapshot = index.snapshot(poll_s / 2)
+        return tagged(request, snapshot.body, f'"{snapshot.version}"', "application/json")
 
     @app.get("/api/runs/stream")
-    async def runs_live(request: Request) -> Any:
-        return StreamingResponse(rows_stream(index.rows, poll_s, request.is_disconnected),
+    async def runs_live(request: Request, since: str = "") -> Any:
+        shown = request.headers.get("last-event-id") or since
+        return StreamingResponse(rows_stream(lambda: index.snapshot(poll_s / 2), shown, poll_s,
+                                             request.is_disconnected),
                                  media_type="text/event-stream", headers=SSE_HEADERS)
 
     @app.get("/api/runs/{run_id}")
@@ -102,12 +108,6 @@ def create_app(root: str | Path | None, access: Access, poll_s: float = 0.5) -> 
         return await run_in_threadpool(lambda: ACTIONS[action](Run.open(run_id, base), body))
 
     return app
-
-
-def _page(name: str) -> Any:
-    def page() -> Any:
-        return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
-    return page
 
 
 async def _json_body(request: Any) -> dict[str, Any]:

@@ -86,46 +86,69 @@ def served(root: Path) -> Iterator[str]:
         thread.join(timeout=30)
 
 
-def time_api(url: str) -> tuple[float, int]:
-    """Seconds one GET /api/runs takes, and how many rows it returned."""
-    import httpx
-
+def time_api(client: Any, url: str) -> tuple[float, int]:
+    """Seconds one GET /api/runs takes over ``client`` (an open httpx client), and how many rows it returned."""
     start = time.perf_counter()
-    rows = httpx.get(f"{url}/api/runs", timeout=120).json()
+    rows = client.get(f"{url}/api/runs", timeout=120).json()
     return time.perf_counter() - start, len(rows)
 
 
-def time_page(url: str, count: int, profile: Path) -> float | None:
-    """Seconds headless Chromium takes from opening the runs list to showing ``count`` rows (None without
-    Playwright or Debian's chromium)."""
+ROWS_SEEN = """(count) => new MutationObserver((_changes, observer) => {
+  if (document.querySelectorAll("#runs-table tbody tr").length !== count) return;
+  window.__rowsShownAt = performance.now();  // milliseconds since the navigation started
+  observer.disconnect();
+}).observe(document, { childList: true, subtree: true })"""
+"""Run in the page before its own scripts: notes when the table first holds ``count`` rows."""
+
+
+def time_page(url: str, count: int, profile: Path, repeats: int) -> list[tuple[float, float]] | None:
+    """For each of ``repeats`` loads of the runs list in headless Chromium (a new tab, its cache off): seconds from
+    the navigation's start to ``count`` rows in the table, as the page itself saw it, and as the driver saw it
+    from asking for the page (None without Playwright or Debian's chromium)."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
         return None
     if not Path(CHROMIUM).exists():
         return None
+    times = []
     with sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(str(profile), executable_path=CHROMIUM,
                                                                 headless=True, args=CHROMIUM_FLAGS)
-        page = context.new_page()
-        page.goto(f"{url}/static/style.css")  # the browser is started and warm before the clock starts
-        start = time.perf_counter()
-        page.goto(f"{url}/")
-        page.wait_for_function(f"document.querySelectorAll('#runs-table tbody tr').length === {count}",
-                               timeout=120_000)
-        seconds = time.perf_counter() - start
+        context.add_init_script(f"({ROWS_SEEN})({count})")
+        context.new_page().goto(f"{url}/static/style.css")  # the browser is started and warm before any clock
+        for _ in range(repeats):
+            page = context.new_page()
+            context.new_cdp_session(page).send("Network.setCacheDisabled", {"cacheDisabled": True})
+            start = time.perf_counter()
+            page.goto(f"{url}/", wait_until="commit")
+            page.wait_for_function("window.__rowsShownAt !== undefined", timeout=120_000)
+            driver_s = time.perf_counter() - start
+            times.append((page.evaluate("window.__rowsShownAt") / 1000, driver_s))
+            page.close()
         context.close()
-    return seconds
+    return times
 
 
-def measure(root: Path, count: int) -> dict[str, Any]:
-    """Make ``count`` runs under ``root`` and time each reader over them, side by side in this process."""
+def measure(root: Path, count: int, repeats: int = 5) -> dict[str, Any]:
+    """Make ``count`` runs under ``root`` and time each reader over them, side by side in this process; the load
+    average (1 minute) is taken before and after."""
+    import httpx
+
     ids = make_runs(root, count)
+    load_before = os.getloadavg()[0]
     command_s = time_runs_list_command(root, len(ids))
-    with served(root) as url:
-        cold_s, rows = time_api(url)
-        warm_s, _ = time_api(url)
-        page_s = time_page(url, rows, root.parent / "chromium-profile")
-    return {"runs": len(ids), "agent_runs_list_s": round(command_s, 3), "api_runs_cold_s": round(cold_s, 3),
-            "api_runs_warm_s": round(warm_s, 3), "page_runs_list_s": None if page_s is None else round(page_s, 3),
-            "rows": rows, "page_over_command": None if page_s is None else round(page_s / command_s, 3)}
+    with served(root) as url, httpx.Client() as client:
+        cold_s, rows = time_api(client, url)
+        warm_s, _ = time_api(client, url)
+        pages = time_page(url, rows, root.parent / "chromium-profile", repeats)
+    shown = sorted(seen for seen, _ in pages) if pages else None
+    median = None if not shown else shown[len(shown) // 2]
+    return {"runs": len(ids), "load_average_before": round(load_before, 2),
+            "agent_runs_list_s": round(command_s, 3), "api_runs_cold_s": round(cold_s, 3),
+            "api_runs_warm_s": round(warm_s, 3), "rows": rows,
+            "page_runs_list_s": None if pages is None else [round(seen, 3) for seen, _ in pages],
+            "page_driver_s": None if pages is None else [round(driver, 3) for _, driver in pages],
+            "page_median_s": None if median is None else round(median, 3),
+            "page_median_over_command": None if median is None else round(median / command_s, 3),
+            "load_average_after": round(os.getloadavg()[0], 2)}

@@ -1,10 +1,15 @@
 """The runs list: one row per run (what `agent runs list` shows, plus policy and times), cached by the files'
-sizes and modification times so that a refresh reads only the runs that changed."""
+sizes and modification times so that a refresh reads only the runs that changed, and the whole list as a snapshot
+(its JSON and a version naming its content) that the page, the API and every live stream share."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import threading
+import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +67,23 @@ def _run_dirs(root: Path) -> list[os.DirEntry]:
                                                                   for name in RUN_FILES)]
 
 
+@dataclass(frozen=True)
+class Snapshot:
+    """The runs list at one moment: its rows, their JSON and a version that names that content (the same rows
+    give the same version, so a page can tell the stream which list it already shows)."""
+
+    rows: list[dict[str, Any]]
+    body: bytes
+    version: str
+    taken: float
+
+
+def snapshot_of(rows: list[dict[str, Any]]) -> Snapshot:
+    """The snapshot of ``rows`` taken now."""
+    body = json.dumps(rows, default=str, separators=(",", ":")).encode()
+    return Snapshot(rows, body, hashlib.sha256(body).hexdigest()[:16], time.monotonic())
+
+
 class RunsIndex:
     """Rows of every run under ``root``, oldest first (by creation time, as ``list_run_ids`` orders them);
     thread-safe, recomputing only changed runs and never re-reading a config to sort."""
@@ -70,6 +92,18 @@ class RunsIndex:
         self.root = runs_root(root)
         self._rows: dict[str, tuple[tuple, dict[str, Any]]] = {}
         self._lock = threading.Lock()
+        self._scan = threading.Lock()
+        self._snapshot: Snapshot | None = None
+
+    def snapshot(self, max_age_s: float = 0.0) -> Snapshot:
+        """The runs list, scanned again unless the last snapshot is at most ``max_age_s`` old (callers that come
+        while a scan runs wait for it and share its result)."""
+        with self._scan:
+            last = self._snapshot
+            if last is not None and time.monotonic() - last.taken <= max_age_s:
+                return last
+            self._snapshot = snapshot_of(self.rows())
+            return self._snapshot
 
     def rows(self) -> list[dict[str, Any]]:
         """Every run's row, oldest first; a run whose watched files did not change is not read again."""

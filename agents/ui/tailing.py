@@ -5,15 +5,18 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable
 
 from agents.runtime.run import Run
+
+if TYPE_CHECKING:
+    from agents.ui.runs_index import Snapshot
 
 FINAL_STATUSES = ("finished", "failed", "stopped", "paused", "interrupted", "unreadable")
 HEARTBEAT_S = 15.0
 
 
-def sse(data: Any, event: str | None = None, event_id: int | None = None) -> str:
+def sse(data: Any, event: str | None = None, event_id: int | str | None = None) -> str:
     """One server-sent event (JSON data)."""
     head = (f"event: {event}\n" if event else "") + (f"id: {event_id}\n" if event_id is not None else "")
     return f"{head}data: {json.dumps(data, default=str)}\n\n"
@@ -58,23 +61,23 @@ async def event_stream(run: Run, offset: int, poll_s: float, gone: Callable[[], 
         await asyncio.sleep(poll_s)
 
 
-async def rows_stream(rows: Callable[[], list[dict[str, Any]]], poll_s: float, gone: Callable[[], Any]
+async def rows_stream(snapshot: Callable[[], "Snapshot"], since: str, poll_s: float, gone: Callable[[], Any]
                       ) -> AsyncIterator[str]:
-    """The whole runs list first (``runs``), then each row that changed or appeared (``row``) and each id that
-    disappeared (``removed``)."""
-    known: dict[str, dict[str, Any]] = {}
-    first = True
+    """The whole runs list first (``runs``) unless the client already shows version ``since`` of it, then each row
+    that changed or appeared (``row``) and each id that disappeared (``removed``); the last event of each change
+    carries the new version as its id, so a reconnecting browser is sent the list again only if it changed."""
+    known: dict[str, dict[str, Any]] | None = None
+    version = since
     while not await gone():
-        current = await asyncio.to_thread(rows)
-        now = {row["id"]: row for row in current}
-        if first:
-            yield sse(current, "runs")
-            first = False
-        else:
-            for run_id, row in now.items():
-                if known.get(run_id) != row:
-                    yield sse(row, "row")
-            for run_id in set(known) - set(now):
-                yield sse(run_id, "removed")
+        current = await asyncio.to_thread(snapshot)
+        now = {row["id"]: row for row in current.rows}
+        if current.version != version:
+            changes = [("runs", current.rows)] if known is None else \
+                [("row", row) for run_id, row in now.items() if known.get(run_id) != row] + \
+                [("removed", run_id) for run_id in sorted(known.keys() - now.keys())]
+            if changes:
+                *first, (event, data) = changes
+                yield "".join(sse(item, kind) for kind, item in first) + sse(data, event, current.version)
+            version = current.version
         known = now
         await asyncio.sleep(poll_s)

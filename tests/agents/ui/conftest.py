@@ -68,7 +68,8 @@ def make(root: Path, work: Path, name: str, *args: str, expect: int = 0) -> str:
 
 @pytest.fixture(scope="session")
 def ui_runs(tmp_path_factory) -> Runs:
-    """demo (finished, and stopped by its budget), evokernel, pathwise, rpg, splittester and a kernel benchmark."""
+    """demo (finished, and stopped by its budget), evokernel (finished, and paused at its question after one
+    round), pathwise, rpg, splittester and a kernel benchmark."""
     from benchmarks.repo.demo import build_demo
 
     work = tmp_path_factory.mktemp("ui-work")
@@ -93,6 +94,8 @@ def ui_runs(tmp_path_factory) -> Runs:
                               expect=3)
         ids["evokernel"] = make(root, work, "evokernel", "run", "evokernel", "--target", "npu", "--tasks", str(tasks),
                                 "--budget", "2")
+        ids["paused"] = make(root, work, "paused", "run", "evokernel", "--target", "npu", "--tasks", str(tasks),
+                             "--budget", "2", "--pause-every", "1", expect=4)  # its first attempt's verdict is cached
         ids["pathwise"] = make(root, work, "pathwise", "run", "pathwise", "--problem", "kp_construct", "--budget", "5",
                                "--initial-population", "1", "--model", "offline", "--no-test")
         ids["rpg"] = make(root, work, "rpg", "run", "rpg", "--repo", str(repo), "--issue",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import httpx
+
 from agents.runtime.run import Run, list_run_ids
 from agents.ui import bench
 
@@ -18,6 +20,6 @@ def test_the_runs_are_real_copies_that_both_readers_read_in_full(tmp_path, monke
     assert len(copies) == 3 and all(run.status == "finished" and run.read_report() for run in copies)
     assert all(json.loads((run.dir / "config.json").read_text())["id"] == run.id for run in copies)
     assert bench.time_runs_list_command(root, 5) > 0
-    with bench.served(root) as url:
-        seconds, rows = bench.time_api(url)
+    with bench.served(root) as url, httpx.Client() as client:
+        seconds, rows = bench.time_api(client, url)
     assert rows == 5 and seconds > 0

@@ -4,6 +4,7 @@ README's screenshot."""
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 from pathlib import Path
@@ -11,10 +12,12 @@ from pathlib import Path
 import pytest
 
 from agents.runtime.run import Run, list_run_ids
+from agents.ui.actions import RESUME_LOG
 
 SCREENSHOT = "AGENT_UI_SCREENSHOT"
 """Where the screenshot goes when set (the README's is made with agents/ui/screenshots/run-page.png)."""
 WAIT_MS = 30_000
+ANSWERED = "unroll the loop by four"
 
 
 def open_run(page, dashboard, name: str):
@@ -33,10 +36,20 @@ def test_the_runs_list_shows_every_run_with_status_and_policy(page, dashboard):
     assert "finished" in demo.inner_text() and "offline policy" in demo.inner_text() and "395" in demo.inner_text()
     assert page.locator(f'tr[data-id="{ids["stopped"]}"]').get_attribute("data-status") == "stopped"
     page.select_option("#agent-filter", "evokernel")
-    assert page.locator("#runs-table tbody tr").count() == 1
+    assert page.locator("#runs-table tbody tr").count() == 2  # finished, and the one paused at its question
     page.select_option("#agent-filter", "")
     page.locator(f'tr[data-id="{ids["demo"]}"] a').click()
     page.wait_for_url(f"**/runs/{ids['demo']}")
+
+
+def test_the_runs_list_is_drawn_from_the_rows_the_page_brings_before_any_stream(page, dashboard):
+    """The live stream is held back: every row still shows, from the data inlined in the page."""
+    page.route("**/api/runs/stream*", lambda route: None)  # never answered
+    page.goto(dashboard.url + "/")
+    page.wait_for_selector("#runs-table", timeout=WAIT_MS)
+    assert page.locator("#runs-table tbody tr").count() == len(list_run_ids(dashboard.runs.root))
+    scripts = page.evaluate("[...document.scripts].map((s) => s.src).filter(Boolean)")
+    assert scripts == [dashboard.url + "/static/app/runs.js"]  # one joined script, no module chain
 
 
 def test_two_runs_picked_in_the_list_are_compared_side_by_side(page, dashboard):
@@ -145,6 +158,34 @@ def test_a_live_run_is_followed_and_paused_from_the_page_only_with_the_token(pag
         page.wait_for_function("document.querySelector('#title .badge').textContent === 'finished'", timeout=WAIT_MS)
     finally:
         worker.join(timeout=120)
+
+
+def test_a_paused_run_resumes_with_the_answer_given_on_the_page_only_with_the_token(page, dashboard, monkeypatch):
+    """The paused EvoKernel run asks for a budget or guidance; the answer typed on the page resumes it through
+    `agent runs resume --answer` (which the dashboard starts), and the run records the answer: a budget of one
+    attempt ends it at once, so no kernel is verified again."""
+    for variable in [name for name in os.environ if name.startswith("AGENT_")]:
+        monkeypatch.delenv(variable)
+    monkeypatch.setenv("AGENT_CACHE_DIR", str(dashboard.runs.work / "cache"))
+    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    run = dashboard.runs.run("paused")
+    open_run(page, dashboard, "paused")
+    assert "It waits for an answer: EvoKernel paused after round 1" in page.inner_text("#actions")
+    page.fill("#answer", json.dumps({"budget": 1, "guidance": ANSWERED}))
+    page.click("#resume")
+    page.wait_for_selector("#action-message.error", timeout=WAIT_MS)
+    assert "token" in page.inner_text("#action-message")
+    assert run.status_record()["status"] == "paused" and not (run.dir / RESUME_LOG).exists()
+    page.fill("#token", dashboard.token)
+    page.click("#resume")
+    page.wait_for_selector("#action-message.ok", timeout=120_000)
+    page.wait_for_function("document.querySelector('#title .badge').textContent === 'finished'", timeout=120_000)
+    page.wait_for_selector('#timeline .ev[data-kind="evokernel.steered"]', timeout=WAIT_MS)
+    resumed = Run.open(run.id, dashboard.runs.root)
+    [steered] = resumed.events("evokernel.steered")
+    assert steered["budget"] == 1 and steered["guidance"] == ANSWERED
+    assert resumed.meta["guidance"][-1] == ANSWERED and resumed.status == "finished"
+    assert len(resumed.events("evokernel.attempt")) == 1
 
 
 def test_the_readme_screenshot_is_a_real_run_page(page, dashboard, tmp_path):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from agents.runtime.run import Run, list_run_ids
@@ -48,6 +50,21 @@ def test_a_damaged_run_is_a_row_saying_why_and_a_removed_one_goes(three_runs):
     for name in ("config.json", "status.json", "events.jsonl"):
         (runs[2].dir / name).unlink(missing_ok=True)
     assert runs[2].id not in {row["id"] for row in index.rows()}
+
+
+def test_a_snapshot_is_shared_while_fresh_and_its_version_names_its_content(three_runs, monkeypatch):
+    root, runs = three_runs
+    index = RunsIndex(root)
+    first = index.snapshot()
+    assert json.loads(first.body) == first.rows == index.rows()
+    scans = []
+    real = RunsIndex.rows
+    monkeypatch.setattr(RunsIndex, "rows", lambda self: scans.append(1) or real(self))
+    assert index.snapshot(max_age_s=60) is first and scans == []
+    assert index.snapshot().version == first.version and scans == [1]  # scanned again, nothing changed
+    runs[0].set_status("failed", "boom")
+    changed = index.snapshot(max_age_s=0)
+    assert changed.version != first.version and changed.rows[0]["status"] == "failed"
 
 
 def test_a_report_without_best_gives_its_headline_numbers():

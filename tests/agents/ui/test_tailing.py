@@ -7,6 +7,7 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 
 from agents.runtime.run import Run
+from agents.ui.runs_index import snapshot_of
 from agents.ui.tailing import event_stream, read_new_events, rows_stream
 
 
@@ -58,10 +59,33 @@ def test_a_line_still_being_written_waits_and_a_cut_line_is_skipped(tmp_path):
     assert [e["kind"] for e, _ in read_new_events(path, end)] == ["c"]
 
 
+def _rows_messages(lists: list[list[dict]], since: str, limit: int) -> list[tuple[str, str | None, object]]:
+    snapshots = iter([snapshot_of(rows) for rows in lists])
+    messages = _collect(rows_stream(lambda: next(snapshots), since, 0.01, _never_gone), limit=limit)
+    return [(event, fields.get("id"), data) for message in messages for event, fields, data in _events(message)]
+
+
+def _events(message: str) -> list[tuple[str, dict, object]]:
+    """Each event of a message (one change may send several), with its fields."""
+    found = []
+    for block in message.strip().split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines())
+        found.append((fields.get("event"), fields, json.loads(fields["data"])))
+    return found
+
+
 def test_the_runs_list_stream_sends_everything_then_only_changes():
-    snapshots = iter([[{"id": "a", "status": "running"}], [{"id": "a", "status": "running"}],
-                      [{"id": "a", "status": "finished"}, {"id": "b", "status": "running"}], [{"id": "b", "status": "running"}]])
-    messages = [_parse(m) for m in _collect(rows_stream(lambda: next(snapshots), 0.01, _never_gone), limit=4)]
+    lists = [[{"id": "a", "status": "running"}], [{"id": "a", "status": "running"}],
+             [{"id": "a", "status": "finished"}, {"id": "b", "status": "running"}], [{"id": "b", "status": "running"}]]
+    messages = _rows_messages(lists, "", limit=3)
     assert [(kind, data) for kind, _, data in messages] == [
         ("runs", [{"id": "a", "status": "running"}]), ("row", {"id": "a", "status": "finished"}),
         ("row", {"id": "b", "status": "running"}), ("removed", "a")]
+    versions = [snapshot_of(rows).version for rows in lists]
+    assert [event_id for _, event_id, _ in messages] == [versions[0], None, versions[2], versions[3]]
+
+
+def test_a_page_already_showing_the_list_gets_only_its_changes():
+    lists = [[{"id": "a", "status": "running"}], [{"id": "a", "status": "finished"}]]
+    messages = _rows_messages(lists, snapshot_of(lists[0]).version, limit=1)
+    assert messages == [("row", snapshot_of(lists[1]).version, {"id": "a", "status": "finished"})]

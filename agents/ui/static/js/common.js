@@ -39,10 +39,14 @@ export async function postAction(runId, action, body = {}) {
   return data;
 }
 
+// One formatter for every integer: Number.toLocaleString builds a new one on each call, which was most of the
+// time the runs list took to draw 200 rows.
+const INTEGERS = new Intl.NumberFormat("en-US");
+
 export function num(value, digits = 4) {
   if (value === null || value === undefined || value === "") return "—";
   if (typeof value !== "number") return String(value);
-  if (Number.isInteger(value)) return value.toLocaleString("en-US");
+  if (Number.isInteger(value)) return INTEGERS.format(value);
   return Number(value.toPrecision(digits)).toString();
 }
 

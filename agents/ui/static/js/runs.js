@@ -1,4 +1,5 @@
-// The runs list: every run with status, agent, policy or model, cost and best result, kept live over SSE.
+// The runs list: every run with status, agent, policy or model, cost and best result, drawn from the rows the
+// page comes with and kept live over SSE.
 
 import { badge, cost, el, getJSON, num, text, when } from "./common.js";
 
@@ -51,8 +52,19 @@ function refreshButton() {
   $("compare").textContent = selected.size ? `compare ${selected.size} selected` : "compare selected";
 }
 
-function follow() {
-  const source = new EventSource("/api/runs/stream");
+// The rows the page came with (the server inlines them), drawn at once; the version of the list they are.
+function inlined() {
+  const data = $("runs-data");
+  if (!data) return "";
+  const { version, rows: list } = JSON.parse(data.textContent);
+  list.forEach((r) => rows.set(r.id, r));
+  render();
+  return version;
+}
+
+// Live changes: the stream sends the whole list only if it is not the version the page already shows.
+function follow(since) {
+  const source = new EventSource(`/api/runs/stream${since ? `?since=${encodeURIComponent(since)}` : ""}`);
   source.addEventListener("open", () => $("live").classList.add("on"));
   source.addEventListener("error", () => $("live").classList.remove("on"));
   source.addEventListener("runs", (event) => { rows.clear(); JSON.parse(event.data).forEach((r) => rows.set(r.id, r)); render(); });
@@ -62,5 +74,5 @@ function follow() {
 
 for (const id of ["agent-filter", "status-filter", "search"]) $(id).addEventListener("input", render);
 $("compare").addEventListener("click", () => { location.href = `/compare?ids=${[...selected].map(encodeURIComponent).join(",")}`; });
+follow(inlined());
 getJSON("/api/session").then((s) => { $("where").textContent = s.root; }).catch(() => {});
-follow();
