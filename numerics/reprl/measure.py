@@ -4,7 +4,8 @@ A trial is a pair of runs of one planner on one MDP with the same shared seed an
 The replication rate is the share of pairs whose two policies are identical; the worst suboptimality is taken over
 every returned policy against the exact optimum. "Samples needed" for a planner at a given S is the smallest
 per-query sample size n on the doubling grid 2^k at which the replication rate over the pairs reaches 1 - rho AND
-every returned policy is epsilon-optimal; the total reported is n times the S A H (s, a, h) triples sampled per run.
+every returned policy is epsilon-optimal; what is reported there is the mean number of generator calls per run (n S A H
+for the fixed-size planners, the measured mean for the adaptive one, whose n is only a cap).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ class Trials:
     n: int
     replication: float
     worst_suboptimality: float
+    samples_per_run: float  # mean generator calls of one run
 
 
 @dataclass(frozen=True)
@@ -39,29 +41,30 @@ class Instances:
         return cls(mdps, [backward_induction(mdp)[0][0] for mdp in mdps])
 
 
-def run_trials(instances: Instances, planner: str, n: int, epsilon: float, pairs: int, seed: int) -> Trials:
+def run_trials(instances: Instances, planner: str, n: int, epsilon: float, rho: float, pairs: int,
+               seed: int) -> Trials:
     """``pairs`` pairs of runs; pair i uses MDP i mod count, shared seed ``seed + i``, fresh sample generators."""
     plan = PLANNERS[planner]
-    agree, worst = 0, 0.0
+    agree, worst, calls = 0, 0.0, 0
     streams = np.random.SeedSequence(seed).spawn(2 * pairs)
     for i in range(pairs):
         mdp, optimal = instances.mdps[i % len(instances.mdps)], instances.optimal[i % len(instances.mdps)]
-        first, second = (plan(mdp, n, epsilon, seed + i, np.random.default_rng(streams[2 * i + j])) for j in (0, 1))
-        agree += bool(np.array_equal(first, second))
-        for policy in (first, second):
-            worst = max(worst, float(np.max(optimal - policy_values(mdp, policy)[0])))
-    return Trials(n, agree / pairs, worst)
+        runs = [plan(mdp, n, epsilon, rho, seed + i, np.random.default_rng(streams[2 * i + j])) for j in (0, 1)]
+        agree += bool(np.array_equal(runs[0][0], runs[1][0]))
+        for policy, used in runs:
+            worst, calls = max(worst, float(np.max(optimal - policy_values(mdp, policy)[0]))), calls + used
+    return Trials(n, agree / pairs, worst, calls / (2 * pairs))
 
 
 def samples_needed(instances: Instances, planner: str, epsilon: float, rho: float, pairs: int, seed: int,
-                   start: int, doublings: int) -> tuple[int | None, list[Trials]]:
-    """Smallest n = start * 2^k (k < doublings) meeting both criteria, and every grid point tried on the way."""
+                   start: int, doublings: int) -> tuple[Trials | None, list[Trials]]:
+    """First n = start * 2^k (k < doublings) meeting both criteria, and every grid point tried on the way."""
     tried = []
     for k in range(doublings):
-        trials = run_trials(instances, planner, start * 2**k, epsilon, pairs, seed)
+        trials = run_trials(instances, planner, start * 2**k, epsilon, rho, pairs, seed)
         tried.append(trials)
         if trials.replication >= 1 - rho and trials.worst_suboptimality <= epsilon:
-            return trials.n, tried
+            return trials, tried
     return None, tried
 
 

@@ -6,14 +6,14 @@ INSTANCES = Instances.draw(4, 3, 2, count=2, seed=0, tied=2)
 
 
 def test_trials_measure_replication_and_suboptimality():
-    few, many = (run_trials(INSTANCES, "ours", n, 0.1, pairs=30, seed=5) for n in (64, 2**36))
+    few, many = (run_trials(INSTANCES, "fixed", n, 0.1, 0.1, pairs=30, seed=5) for n in (64, 2**36))
     assert few.replication < 0.6 and many.replication == 1.0
-    assert 0 <= many.worst_suboptimality <= 0.1
+    assert 0 <= many.worst_suboptimality <= 0.1 and many.samples_per_run == 2**36 * 24
 
 
 def test_samples_needed_is_the_first_grid_point_meeting_both_criteria():
     found, tried = samples_needed(INSTANCES, "ours", 0.1, 0.1, pairs=30, seed=5, start=16, doublings=40)
-    assert found == tried[-1].n and tried[-1].replication >= 0.9 and tried[-1].worst_suboptimality <= 0.1
+    assert found == tried[-1] and found.samples_per_run < found.n * 24 and tried[-1].replication >= 0.9 and tried[-1].worst_suboptimality <= 0.1
     assert all(t.replication < 0.9 or t.worst_suboptimality > 0.1 for t in tried[:-1])
     assert [t.n for t in tried] == [16 * 2**k for k in range(len(tried))]
     assert samples_needed(INSTANCES, "ours", 0.1, 0.1, pairs=30, seed=5, start=16, doublings=2)[0] is None
