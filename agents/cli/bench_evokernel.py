@@ -50,13 +50,18 @@ def bench_evokernel_time(target: TargetOption = None, tasks: TasksOption = None,
                          workers: WorkersOption = None,
                          rounds: Annotated[int, typer.Option("--rounds", min=1, help="Times each arm runs, in "
                                                              "alternating order.")] = 1,
+                         shipped_only: Annotated[bool, typer.Option("--shipped-only", help="Time only the main "
+                                                                    "job as shipped (no arm without the savings).")]
+                         = False,
                          *, options: RunOptions, output: Output) -> None:
-    """Time the offline main job as shipped and without its savings, side by side, with the load average."""
+    """Time the offline main job as shipped and without its savings, side by side, with the load average
+    and the CPU seconds (this process and the sandbox)."""
     from agents.evokernel.config import EvoKernelConfig
     from agents.evokernel.timing import time_config
 
     base = load_config(EvoKernelConfig, "evokernel", {"target": target, "tasks": tasks, "budget": budget,
                                                        "workers": workers})
-    run, report = launch(TIME_BENCH_NAME, time_config(base, rounds), options,
+    arms = ["as shipped"] if shipped_only else None
+    run, report = launch(TIME_BENCH_NAME, time_config(base, rounds, arms), options,
                          lambda _config, model: check_inputs(base, model))
     output.report(report, run)

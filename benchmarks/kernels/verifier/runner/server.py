@@ -21,6 +21,8 @@ only after that. When the sandbox cannot be made clean again, or the fork server
 exits after the verdict and the host starts a new one. When the fork server is gone before a
 request's workers exist (no untrusted code of that request ran), the server prints ``AKRESTART`` and
 exits, and the host retries the request on a new server.
+
+Each verdict's phases end with ``cpu_s``: the CPU seconds the request cost this process and its workers.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import resource
 import sys
 import time
 from typing import Any
@@ -53,7 +56,7 @@ def _write_request_files(directory: str, request: dict[str, Any]) -> dict[str, A
 
 def serve_one(request: dict[str, Any], forks: ForkServer, work_dir: str) -> bool:
     """Evaluate one request and print its signed verdict; False when this server must be replaced."""
-    started = time.perf_counter()
+    started, cpu_before = time.perf_counter(), cpu_seconds()
     directory = os.path.join(work_dir, f"request-{int(request['id'])}")
     config = _write_request_files(directory, request)
     torch.set_num_threads(int(config.get("threads", 1)))
@@ -71,9 +74,17 @@ def serve_one(request: dict[str, Any], forks: ForkServer, work_dir: str) -> bool
         result = evaluate_with(config, workers, started)
     finally:
         os.chdir(work_dir)
-    clean = sweep({forks.pid}, work_dir)
+    clean = sweep({forks.pid}, work_dir)  # reaps the request's workers, so their CPU time counts below
+    result.setdefault("phases", {})["cpu_s"] = round(cpu_seconds() - cpu_before, 3)
     _emit(signed_line(str(request["nonce"]), result))
     return clean and forks.alive()
+
+
+def cpu_seconds() -> float:
+    """User + system CPU seconds of this process and of its reaped descendants (the workers: this process is
+    their subreaper) so far; a request's difference is what verifying it cost, whatever the machine's load."""
+    own, reaped = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + reaped.ru_utime + reaped.ru_stime
 
 
 def _emit(line: str) -> None:
