@@ -13,7 +13,8 @@ from agents.cli.output import Output, with_output
 
 LABELS = {"runs": "runs", "load_average_before": "load average (1 min) before",
           "agent_runs_list_s": "`agent runs list --limit N --json` (s)",
-          "api_runs_cold_s": "dashboard GET /api/runs, first (s)", "api_runs_warm_s": "dashboard GET /api/runs, again (s)",
+          "api_runs_cold_s": "dashboard GET /api/runs, first (s)",
+          "api_runs_warm_s": "dashboard GET /api/runs, again (s)",
           "page_runs_list_s": "page in Chromium, navigation start to N rows shown, each load (s)",
           "page_driver_s": "the same loads as the driver saw them, from asking for the page (s)",
           "page_median_s": "page, median load (s)", "page_median_over_command": "page median / `agent runs list` time",

@@ -24,7 +24,7 @@ def serve(config: UiConfig, say: Callable[[str], None]) -> None:
         raise UserError(f"{INSTALL_HINT} ({error})") from None
     access = Access.for_host(config.host)
     app = create_app(config.root, access, config.poll_s)
-    threading.Thread(target=app.state.index.rows, name="ui-index-warm-up", daemon=True).start()  # a warm first list
+    threading.Thread(target=app.state.index.snapshot, name="ui-index-warm-up", daemon=True).start()  # a warm first list
     listener = bind(config.host, config.port)
     port = listener.getsockname()[1]
     shown = "127.0.0.1" if config.host in ("0.0.0.0", "::") else config.host

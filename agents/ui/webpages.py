@@ -20,6 +20,10 @@ ENTRIES = ("runs.js", "run.js", "compare.js")
 RUNS_DATA = "<!-- the runs list's rows: inlined here by agents/ui/webpages.py -->"
 """The line of index.html that the runs' rows replace."""
 NO_CACHE = {"Cache-Control": "no-cache"}
+PAGE_AGE_POLLS = 2
+"""The runs list page may bring a snapshot this many polls old instead of scanning the runs folder while the
+browser waits: the live stream it opens takes a fresh one at once (at most half a poll old) and sends what
+changed since."""
 
 
 def inline_json(body: bytes) -> str:
@@ -43,7 +47,7 @@ class Pages:
         def serve() -> Response:
             html = self.html[name]
             if name == "index.html":
-                snapshot = self.index.snapshot(self.poll_s / 2)
+                snapshot = self.index.snapshot(PAGE_AGE_POLLS * self.poll_s)
                 data = (b'{"version":"' + snapshot.version.encode() + b'","rows":' + snapshot.body + b"}")
                 html = html.replace(RUNS_DATA, f'<script type="application/json" id="runs-data">'
                                                f"{inline_json(data)}</script>")
