@@ -43,6 +43,8 @@ def bench_replicable_rl(
         config = CheckConfig(states=_state_counts(states), actions=actions, horizon=horizon, pairs=pairs, mdps=mdps,
                              epsilon=epsilon, rho=rho, seed=seed)
     except ValidationError as error:
-        raise UserError(f"bench replicable-rl: {error.errors()[0]['loc']}: {error.errors()[0]['msg']}") from None
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise UserError(f"bench replicable-rl: {where + ': ' if where else ''}{first['msg']}") from None
     _bench("bench-replicable-rl", config.model_dump(), lambda: run_check(config),
            "Replicable RL on low-horizon tabular MDPs: replication, optimality, samples against S", output)

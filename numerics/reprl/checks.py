@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from numerics.reprl.mdp import MAX_DRAWS
 from numerics.reprl.measure import Instances, loglog_slope, run_trials, samples_needed
 from numerics.reprl.planners import PLANNERS, analysis_samples, analysis_total
 from numerics.reprl.report import rows
@@ -32,6 +33,11 @@ class CheckConfig(BaseModel):
         if self.tied > self.actions or min(self.states) < 2:
             raise ValueError(f"need tied <= actions and at least 2 states; got tied {self.tied}, actions "
                              f"{self.actions}, states {self.states}")
+        largest = max(analysis_samples(p, self.epsilon, self.rho, self.states[0], self.actions, self.horizon)
+                      for p in PLANNERS)
+        if largest > MAX_DRAWS:
+            raise ValueError(f"the analysis' sample size at S={self.states[0]} ({largest:.3g}) is beyond the "
+                             f"sampler's 2^62: start the sweep at fewer states")
         return self
 
     def instances(self, states: int) -> Instances:

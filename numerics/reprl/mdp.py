@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+MAX_DRAWS = 2**62  # the multinomial sampler's counts are int64
 
 @dataclass(frozen=True)
 class TabularMDP:
@@ -70,6 +71,8 @@ def sample_counts(mdp: TabularMDP, stage: int, n: int, rng: np.random.Generator)
     A multinomial draw of the counts has exactly the law of ``n`` independent calls to the generator, and costs
     the same for every ``n``, which is what lets the sweep reach very large sample sizes.
     """
+    if n > MAX_DRAWS:
+        raise ValueError(f"{n} draws per (s, a) exceed the sampler's limit of 2^62")
     return rng.multinomial(n, mdp.transitions[stage])
 
 

@@ -25,9 +25,12 @@ up to ``||Q_1 - Q_2||_1 / w``, the same ``A`` terms as the per-query union bound
 their own independent sampling noise of order ``H / sqrt(n)``, so some state disagrees with probability of order
 ``S A H^2 / (sqrt(n) w)`` whatever the per-state scheme; this forces ``n ~ S^2`` and ``S^3`` samples in all. The
 paper's ``S^2`` needs the disagreement to scale with the l2 norm of the whole S-dimensional difference (``sqrt(S)``
-times smaller than its l1 norm), i.e. an isoperimetric rounding of the joint vector; the known constructions that
-reach it go through correlated sampling over a high-dimensional body (exponential time) or optimal foams. None of that
-is implemented here: this module is the polynomial-time union-bound route, and the measurements say what it costs.
+times smaller than its l1 norm), i.e. an isoperimetric rounding of the joint vector; no efficient isoperimetric
+tiling is known (Hopkins, Impagliazzo, Kane, Liu and Ye), and the known routes go through correlated sampling over a
+high-dimensional body (exponential time). What does lower the exponent in polynomial time is adaptivity
+(:mod:`numerics.reprl.adaptive`): the worst case stays ``S^3``, but the EXPECTED number of samples becomes linear in
+``1 / rho'`` instead of quadratic, ``S^2 A^2`` in all. That is the planner called "ours"; the fixed-size queries of
+this module are kept as the "fixed" planner so that both are measured side by side.
 
 Naive baseline (replicably estimate every ``P_h(s'|s, a)`` and plan in the rounded model): ``K = S^2 A H``,
 ``b = 1``; rounding, clipping at 0 and renormalising keeps each row within ``l1 <= 2 S w`` of the truth, and the

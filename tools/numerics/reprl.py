@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from numerics.reprl.mdp import MAX_DRAWS
 from numerics.reprl.measure import Instances, run_trials
 from numerics.reprl.planners import analysis_samples
 from tools.base import Tool
@@ -26,8 +27,9 @@ class ReplicableRLArgs(BaseModel):
     tied: int = Field(2, ge=1, le=8, description="Actions tied for the optimum at every (h, s); 1: a unique best.")
     epsilon: float = Field(0.1, gt=0, le=1, description="Allowed suboptimality.")
     rho: float = Field(0.1, gt=0, lt=1, description="Allowed probability of two runs disagreeing.")
-    samples: int | None = Field(None, ge=1, le=2**50, description="Per-query sample size n (the cap, for ours); "
-                                                                 "default: the size the replicability analysis derives.")
+    samples: int | None = Field(None, ge=1, le=2**50,
+                                description="Per-query sample size n (the cap, for ours); default: the size the "
+                                            "replicability analysis derives.")
     pairs: int = Field(50, ge=1, le=500, description="Pairs of runs.")
     mdps: int = Field(2, ge=1, le=20, description="Random MDPs the pairs cycle through.")
     seed: int = Field(0, description="Seed of the MDPs and of the runs.")
@@ -36,12 +38,18 @@ class ReplicableRLArgs(BaseModel):
     def _ties_fit(self) -> "ReplicableRLArgs":
         if self.tied > self.actions:
             raise ValueError(f"tied ({self.tied}) cannot exceed actions ({self.actions})")
+        if self.samples is None and self.analysis_samples() > MAX_DRAWS:
+            raise ValueError(f"the analysis asks for {self.analysis_samples():.3g} samples per query, beyond the "
+                             f"sampler's 2^62: pass samples")
         return self
+
+    def analysis_samples(self) -> int:
+        return analysis_samples(self.planner, self.epsilon, self.rho, self.states, self.actions, self.horizon)
 
 
 def replicable_rl_trials(args: ReplicableRLArgs) -> dict:
     """Share of pairs returning identical policies, worst suboptimality against the exact optimum, and n used."""
-    analysis = analysis_samples(args.planner, args.epsilon, args.rho, args.states, args.actions, args.horizon)
+    analysis = args.analysis_samples()
     n = args.samples or analysis
     instances = Instances.draw(args.states, args.actions, args.horizon, args.mdps, args.seed, args.tied)
     trials = run_trials(instances, args.planner, n, args.epsilon, args.rho, args.pairs, args.seed + 104729)

@@ -19,3 +19,7 @@ def test_replicable_rl_refuses_bad_state_counts_in_one_line(agent_cli):
     assert result.code == 2 and "--states must be comma-separated integers" in result.err
     result = agent_cli("bench", "replicable-rl", "--states", "1,4")
     assert result.code == 2 and "at least 2 states" in result.err
+    result = agent_cli("bench", "replicable-rl", "--states", "32,64")
+    assert result.code == 2 and "beyond the sampler's 2^62" in result.err
+    result = agent_cli("bench", "replicable-rl", "--rho", "1.5")
+    assert result.code == 2 and result.err.count("\n") <= 1 and "rho" in result.err

@@ -21,3 +21,5 @@ def test_tool_rejects_bad_arguments():
         REPLICABLE_RL_TOOL.invoke({"planner": "greedy"})
     with pytest.raises(UserError, match="states"):
         REPLICABLE_RL_TOOL.invoke({"states": 1000})
+    with pytest.raises(UserError, match="2\\^62: pass samples"):
+        REPLICABLE_RL_TOOL.invoke({"planner": "naive", "states": 40})
