@@ -141,9 +141,9 @@ def _moved_modules(rpg: RPG, packages: set[str]) -> set[str]:
 def _changed_lookups(rpg: RPG, parsed: list, previous: dict[str, dict]) -> tuple[set[str], set[str]]:
     """``module:name`` lookups whose answer may have changed, and modules where any lookup may have.
 
-    A modified module changes the names whose binding differs (all of them if its star imports
-    changed). An added, deleted or moved module changes every lookup in it, and its name in its
-    parent package.
+    A modified module changes the names whose binding differs, class members included (all of them
+    if its star imports changed). An added, deleted or moved module changes every lookup in it, and
+    its name in its parent package.
     """
     keys: set[str] = set()
     wildcards: set[str] = set()
@@ -155,7 +155,8 @@ def _changed_lookups(rpg: RPG, parsed: list, previous: dict[str, dict]) -> tuple
             before, after = previous[path]["bindings"], bindings(rpg, path)
             if before.get("*") != after.get("*"):
                 wildcards.add(new_module)
-            keys |= {f"{new_module}:{name}" for name in set(before) | set(after) if before.get(name) != after.get(name)}
+            keys |= {name if "#" in name else f"{new_module}:{name}"
+                     for name in set(before) | set(after) if before.get(name) != after.get(name)}
             continue
         for module in filter(None, (old_module, new_module)):
             wildcards.add(module)

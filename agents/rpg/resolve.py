@@ -6,8 +6,9 @@ and ``super()`` resolve through the enclosing class and its bases. Plain type fa
 step further: ``x = Foo(); x.run()``, ``def f(x: Foo): x.run()``, ``self.attr.run()`` after
 ``self.attr = Foo()`` and ``proxy.run()`` for a module variable ``proxy: Foo = ...``. Every (module,
 name) lookup made along the way, found or not, is recorded on the file node as ``consults``
-(``"module:name"``, ``"module:"`` for the module itself) so that an incremental update knows exactly
-which files' edges a change can affect.
+(``"module:name"``, ``"module:"`` for the module itself, ``"class_id#name"`` for a name looked up on a
+class: a member or a typed attribute) so that an incremental update knows exactly which files' edges a
+change can affect.
 """
 
 from __future__ import annotations
@@ -31,12 +32,15 @@ class SymbolIndex:
         for node in rpg.nodes(NodeKind.FILE, NodeKind.CLASS):
             self.members[node.id] = {rpg.node(c).name: c for c in rpg.children(node.id)}
         self.imports, self.stars, self.variables = {}, {}, {}
+        self.lookups: dict[tuple, tuple[str | None, frozenset[str]]] = {}
+        """Memo of module lookups (answer and the lookups made on the way), valid while the tables stand."""
         for node in rpg.nodes(NodeKind.FILE):
             self.add_scope(node.id, node.extra["module"], node.extra["imports"], node.extra["stars"],
                            node.extra.get("variables", {}))
 
     def add_scope(self, file_id: str, module: str, imports: list, stars: list[str], variables: dict[str, str]) -> None:
         """Register a module's own bindings (also used for code outside the graph, such as an issue's)."""
+        self.lookups.clear()
         self.modules.setdefault(module, file_id)
         self.module_of[file_id] = module
         self.members.setdefault(file_id, {})
@@ -120,6 +124,17 @@ class Resolver:
         return target if target and self.rpg.node(target).kind is NodeKind.CLASS else None
 
     def _in_module(self, module: str, parts: list[str], consulted: set[str], depth: int) -> str | None:
+        """``parts`` looked up in ``module``; memoised (star-import chains repeat the same lookups), with
+        the lookups it made recorded in ``consulted`` whether it was answered afresh or from the memo."""
+        key = (module, tuple(parts), depth)
+        memo = self.index.lookups.get(key)
+        if memo is None:
+            made: set[str] = set()
+            memo = self.index.lookups[key] = (self._lookup(module, parts, made, depth), frozenset(made))
+        consulted |= memo[1]
+        return memo[0]
+
+    def _lookup(self, module: str, parts: list[str], consulted: set[str], depth: int) -> str | None:
         consulted.add(f"{module}:{parts[0] if parts else ''}")
         file_id = self.index.modules.get(module)
         if file_id is None or depth > MAX_DEPTH:
@@ -168,6 +183,7 @@ class Resolver:
         if class_id in seen or depth > MAX_DEPTH:
             return None
         seen.add(class_id)
+        consulted.add(f"{class_id}#{name}")
         found = self.index.members.get(class_id, {}).get(name)
         if found:
             return found
@@ -182,6 +198,7 @@ class Resolver:
         if class_id in seen or depth > MAX_DEPTH:
             return None
         seen.add(class_id)
+        consulted.add(f"{class_id}#{name}")
         node = self.rpg.node(class_id)
         type_expr = node.extra.get("types", {}).get(name)
         if type_expr:
@@ -211,15 +228,25 @@ class Resolver:
 
 
 def bindings(rpg: RPG, file_id: str) -> dict[str, str]:
-    """What each top-level name of a module resolves to, as comparable text (``*`` holds star imports).
+    """What each lookup in a module can answer, as comparable text: each top-level name (``*`` holds star
+    imports) and, under ``class_id#name``, each member and typed attribute of each class in it.
 
-    A class's text covers its members, bases and typed attributes all the way down, since lookups
-    descend into them; a typed module variable's text is its type.
+    A class's own text holds its kind, bases and typed attributes; its members have entries of their
+    own, so adding a method changes only the lookups of that name. Every route to a class's members
+    first looks the class up (by its module's name or as a member), so that lookup's entry covers
+    the class's bases.
     """
     table: dict[str, str] = {}
     for child in rpg.children(file_id):
-        node = rpg.node(child)
-        table[node.name] = "|".join(_unit_text(rpg, c) for c in [child, *rpg.descendants(child)])
+        table[rpg.node(child).name] = _unit_text(rpg, child)
+    for unit_id in rpg.descendants(file_id):
+        unit = rpg.node(unit_id)
+        if unit.kind is NodeKind.CLASS:
+            for member in rpg.children(unit_id):
+                table[f"{unit_id}#{rpg.node(member).name}"] = _unit_text(rpg, member)
+            for name, type_expr in unit.extra.get("types", {}).items():
+                key = f"{unit_id}#{name}"
+                table[key] = f"{table.get(key, '')}|type {type_expr}"
     file_node = rpg.node(file_id)
     for local, module, symbol in file_node.extra["imports"]:
         table.setdefault(local, f"import {module}:{symbol}")

@@ -24,18 +24,27 @@ class CodeMatrix:
     def __init__(self, rpg: RPG, weights: dict[EdgeKind, float]):
         self.ids = sorted(n.id for n in rpg.nodes(*CODE_KINDS))
         self.position = {node_id: i for i, node_id in enumerate(self.ids)}
-        by_key = {kind.value: weight for kind, weight in weights.items() if weight > 0}
-        entries = []
-        for source, target, key in rpg.graph.edges(keys=True):
-            weight, i, j = by_key.get(key), self.position.get(source), self.position.get(target)
-            if weight and i is not None and j is not None and i != j:
-                entries += [(i, j, weight), (j, i, weight)]
-        entries.sort()
-        rows, cols, values = (np.array(column) for column in zip(*entries)) if entries else ([], [], [])
+        rows, cols, values = _symmetric_entries(rpg, self.position, weights)
         size = len(self.ids)
         self.adjacency = sparse.csr_matrix((values, (rows, cols)), shape=(size, size), dtype=np.float64)
         self.adjacency.sum_duplicates()
         self.degree = np.asarray(self.adjacency.sum(axis=1)).ravel()
+
+
+def _symmetric_entries(rpg: RPG, position: dict[str, int], weights: dict[EdgeKind, float]) -> tuple[np.ndarray, ...]:
+    """Rows, columns and weights of both directions of every weighted edge between two distinct code
+    nodes, sorted, so that duplicates are summed in the same order whatever order the graph was built in."""
+    by_key = {kind.value: weight for kind, weight in weights.items() if weight > 0}
+    triples = [(position[source], position[target], by_key[key])
+               for source, targets in rpg.graph.succ.items() if source in position
+               for target, keys in targets.items() if target in position and target != source
+               for key in keys if key in by_key]
+    forward = np.array(triples, dtype=np.float64).reshape(-1, 3)
+    rows = np.concatenate([forward[:, 0], forward[:, 1]]).astype(np.int64)
+    cols = np.concatenate([forward[:, 1], forward[:, 0]]).astype(np.int64)
+    values = np.concatenate([forward[:, 2], forward[:, 2]])
+    order = np.lexsort((values, cols, rows))
+    return rows[order], cols[order], values[order]
 
 
 def personalised_pagerank(matrix: CodeMatrix, seeds: dict[str, float], restart: float, iterations: int,

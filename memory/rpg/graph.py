@@ -120,12 +120,12 @@ class RPG:
                 yield source, target, EdgeKind(key)
 
     def out(self, node_id: str, *kinds: EdgeKind) -> list[str]:
-        wanted = {k.value for k in kinds}
-        return [t for _, t, k in self.graph.out_edges(node_id, keys=True) if not wanted or k in wanted]
+        """Targets of the edges leaving ``node_id`` (of these kinds), in edge order (one per edge)."""
+        return _ends(self.graph.succ.get(node_id, {}), kinds)
 
     def into(self, node_id: str, *kinds: EdgeKind) -> list[str]:
-        wanted = {k.value for k in kinds}
-        return [s for s, _, k in self.graph.in_edges(node_id, keys=True) if not wanted or k in wanted]
+        """Sources of the edges entering ``node_id`` (of these kinds), in edge order (one per edge)."""
+        return _ends(self.graph.pred.get(node_id, {}), kinds)
 
     def children(self, node_id: str) -> list[str]:
         return self.out(node_id, EdgeKind.CONTAINS) if node_id in self.graph else []
@@ -182,3 +182,10 @@ class RPG:
         for _, _, kind in self.edges():
             counts[f"edges.{kind.value}"] = counts.get(f"edges.{kind.value}", 0) + 1
         return dict(sorted(counts.items()))
+
+
+def _ends(adjacency, kinds: tuple[EdgeKind, ...]) -> list[str]:
+    """The far ends in one node's adjacency (neighbour → edge keys), read directly rather than through
+    networkx's edge views (the resolver and the indexes ask for parents and children very often)."""
+    wanted = {k.value for k in kinds}
+    return [other for other, keys in adjacency.items() for key in keys if not wanted or key in wanted]

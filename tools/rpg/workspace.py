@@ -139,9 +139,9 @@ class RPGWorkspace:
         """A class's lines without those of the units it contains (their names stay)."""
         inner = [self.rpg.node(c) for c in self.rpg.children(node.id)]
         spans = [(c.start, c.end) for c in inner if c.kind in UNIT_KINDS]
+        covered = {number for start, end in spans for number in range(start, end + 1)}
         lines = self.lines(node.path)[max(node.start - 1, 0): node.end]
-        own = [line for number, line in enumerate(lines, node.start)
-               if not any(start <= number <= end for start, end in spans)]
+        own = [line for number, line in enumerate(lines, node.start) if number not in covered]
         return "\n".join(own[:max_lines] + [c.name for c in inner])
 
     def _file_nodes(self, path: str) -> list[Node]:

@@ -60,7 +60,9 @@ def test_bindings_describe_what_each_name_resolves_to(demo_rpg):
     table = bindings(demo_rpg, "shop/__init__.py")
     assert table["Cart"] == "import shop.cart:Cart" and table["*"] == ""
     models = bindings(demo_rpg, "shop/models.py")
-    assert "shop/models.py:Item.price/method/" in models["Item"]
+    assert models["Item"] == "shop/models.py:Item/class//"  # the class itself; its members have entries of their own
+    assert models["shop/models.py:Item#price"] == "shop/models.py:Item.price/method//"
+    assert models["DiscountedItem"] == "shop/models.py:DiscountedItem/class/Item/"
 
 
 TYPED = {
