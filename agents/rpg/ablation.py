@@ -35,6 +35,10 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "rpg walk x2": ("the walk weighs twice as much", {"walk_weight": 1.0}),
     "rpg restart 0.6": ("the walker jumps back twice as often (stays closer to the seeds)", {"restart": 0.6}),
     "rpg seeds 100": ("the walk starts from the 100 strongest nodes, not 30", {"seeds": 100}),
+    "rpg +named-files": ("the code the issue names is evidence for its files (file level, weight 0.5)",
+                         {"name_file_weight": 0.5}),
+    "rpg -walk +named-files": ("no walk; the code the issue names is evidence for its files",
+                               {"walk_weight": 0.0, "name_file_weight": 0.5}),
 }
 COLUMNS = ("file.acc@1", "file.acc@3", "file.acc@5", "module.acc@5", "function.acc@1", "function.acc@5",
            "function.acc@10")

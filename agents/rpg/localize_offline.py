@@ -25,7 +25,7 @@ from sandboxes.settings import Config
 
 from agents.rpg.mentions import MentionFinder
 from agents.rpg.walk import CodeMatrix, personalised_pagerank
-from memory.rpg.graph import EdgeKind, NodeKind
+from memory.rpg.graph import CODE_KINDS, EdgeKind, NodeKind
 from tools.rpg.workspace import RPGWorkspace, is_test_path
 
 POLICY = "offline policy: BM25 + issue pointers + degree-normalised personalised PageRank over the RPG"
@@ -61,6 +61,9 @@ class RankConfig(Config):
     """Edge weight of containment (file → class → method) in the walk."""
     file_own_weight: float = 0.5
     """A file's score is its best unit's plus this share of its own evidence (path, docstring)."""
+    name_file_weight: float = 0.0
+    """Weight of the code the issue uses or quotes as evidence for the files that define it, at the file
+    level only (0: off; quoted names stay walk seeds and never become function answers)."""
     include_tests: bool = False
     """Let test files (tests/ folders, test_*.py, conftest.py) be answers."""
     top_k: int = 10
@@ -150,11 +153,13 @@ class OfflineRanker:
     def rank(self, issue: str, config: RankConfig | None = None) -> Ranking:
         config = config or RankConfig()
         scores = self.scores(issue, config)
-        return levels(self.workspace, scores, config)
+        named = self.signals(issue, "names") if config.name_file_weight else {}
+        return levels(self.workspace, scores, config, named)
 
 
-def levels(workspace: RPGWorkspace, scores: dict[str, float], config: RankConfig) -> Ranking:
-    """Function, module and file rankings from node scores."""
+def levels(workspace: RPGWorkspace, scores: dict[str, float], config: RankConfig,
+           named: dict[str, float] | None = None) -> Ranking:
+    """Function, module and file rankings from node scores (and, for files, the ``named`` code's weight)."""
     rpg = workspace.rpg
     functions: dict[str, float] = {}
     modules: dict[str, float] = {}
@@ -178,7 +183,20 @@ def levels(workspace: RPGWorkspace, scores: dict[str, float], config: RankConfig
         best[path] = max(best.get(path, 0.0), value)
     for path, value in best.items():
         files[path] = files.get(path, 0.0) + value
+    for path, value in _named_files(rpg, named or {}, config).items():
+        files[path] = files.get(path, 0.0) + config.name_file_weight * value
     return Ranking(_top(functions, 3 * config.top_k), _top(modules, config.top_k), _top(files, config.top_k), scores)
+
+
+def _named_files(rpg, named: dict[str, float], config: RankConfig) -> dict[str, float]:
+    """The strongest weight of the code the issue names, per file that defines it (test files left out
+    unless asked for)."""
+    found: dict[str, float] = {}
+    for node_id, value in named.items():
+        node = rpg.get(node_id)
+        if node is not None and node.kind in CODE_KINDS and (config.include_tests or not is_test_path(node.path)):
+            found[node.path] = max(found.get(node.path, 0.0), value)
+    return found
 
 
 def _ancestry(rpg, node_id: str) -> list[str]:

@@ -42,3 +42,14 @@ def test_each_component_can_be_switched_off(demo, demo_rpg):
     assert {"shop/report.py:receipt", "shop/cart.py:Cart"} <= set(walked)  # what empty_receipt calls
     assert ranker.scores(issue, RankConfig(seeds=0, name_weight=0.0)) == lexical  # nowhere to start
     assert ranker.matrix(RankConfig()) is ranker.matrix(RankConfig(walk_weight=0.3))  # same edge weights, one matrix
+
+
+def test_named_code_is_file_evidence_only(demo, demo_rpg):
+    workspace = RPGWorkspace(demo_rpg, repo=demo[0])
+    scores = {"shop/cart.py:Cart.total": 1.0, "shop/models.py:Item.price": 0.8}
+    named = {"shop/models.py:Item": 0.6, "tests/test_cart.py": 1.0}
+    plain = levels(workspace, scores, RankConfig(), named)
+    assert plain.files == ["shop/cart.py", "shop/models.py"]  # off by default
+    weighted = levels(workspace, scores, RankConfig(name_file_weight=0.5), named)
+    assert weighted.files == ["shop/models.py", "shop/cart.py"]  # 0.8 + 0.5 * 0.6 against 1.0; no test file
+    assert weighted.functions == plain.functions == ["shop/cart.py:Cart.total", "shop/models.py:Item.price"]
