@@ -104,6 +104,7 @@ def policy_values(mdp: TabularMDP, policy: np.ndarray) -> np.ndarray:
     return values
 
 
-def suboptimality(mdp: TabularMDP, policy: np.ndarray) -> float:
-    """max_s V*_0(s) - V^pi_0(s): the policy is epsilon-optimal when this is at most epsilon."""
-    return float(np.max(backward_induction(mdp)[0][0] - policy_values(mdp, policy)[0]))
+def suboptimality(mdp: TabularMDP, policy: np.ndarray, optimal: np.ndarray | None = None) -> float:
+    """max_s V*_0(s) - V^pi_0(s), with V*_0 given as ``optimal`` or computed: epsilon-optimal when at most epsilon."""
+    best = backward_induction(mdp)[0][0] if optimal is None else optimal
+    return float(np.max(best - policy_values(mdp, policy)[0]))

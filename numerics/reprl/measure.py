@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from numerics.reprl.mdp import TabularMDP, backward_induction, policy_values, random_mdp
+from numerics.reprl.mdp import TabularMDP, backward_induction, random_mdp, suboptimality
 from numerics.reprl.planners import PLANNERS
 
 
@@ -52,7 +52,7 @@ def run_trials(instances: Instances, planner: str, n: int, epsilon: float, rho: 
         runs = [plan(mdp, n, epsilon, rho, seed + i, np.random.default_rng(streams[2 * i + j])) for j in (0, 1)]
         agree += bool(np.array_equal(runs[0][0], runs[1][0]))
         for policy, used in runs:
-            worst, calls = max(worst, float(np.max(optimal - policy_values(mdp, policy)[0]))), calls + used
+            worst, calls = max(worst, suboptimality(mdp, policy, optimal)), calls + used
     return Trials(n, agree / pairs, worst, calls / (2 * pairs))
 
 
