@@ -23,6 +23,7 @@ COMMAND_MODULES = [
     "agents.cli.bench_numerics",
     "agents.cli.bench_methods",
     "agents.cli.bench_reprl",
+    "agents.cli.bench_epsvec",
     "agents.cli.sandbox_cmd",
     "agents.cli.run_pathwise",
     "agents.cli.bench_ahd",
