@@ -10,7 +10,7 @@ from sandboxes.targets.npu.dtypes import itemsize, np_dtype
 from sandboxes.targets.npu.errors import CubeBufferError, DtypeError, ParamError
 from sandboxes.targets.npu.fractal import c0_of, ceil_to, from_nz, from_zn, from_zz, pad, to_nz, to_zn, to_zz
 from sandboxes.targets.npu.runtime import current_core
-from sandboxes.targets.npu.tensors import GlobalTensor, LocalTensor
+from sandboxes.targets.npu.tensors import GlobalTensor, LocalTensor, rows_view
 
 MMAD_TYPES = {("float16", "float32"), ("bfloat16", "float32"), ("float32", "float32"), ("int8", "int32")}
 QUANT = {None: ("float32", "int32"), "F322F16": ("float16",), "F322BF16": ("bfloat16",)}
@@ -129,7 +129,7 @@ def Fixpipe(dst, src, params: FixpipeParams) -> None:
     if params.reluEn:
         result = np.maximum(result, 0)
     span = dst._span(0, (m - 1) * stride + n)
-    view = np.lib.stride_tricks.as_strided(span, (m, n), (stride * span.itemsize, span.itemsize))
+    view = rows_view(span, m, n, stride)
     view[...] = result.astype(np_dtype(dst.dtype))
     core = current_core()
     nbytes = m * n * itemsize(dst.dtype)

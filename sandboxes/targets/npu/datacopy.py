@@ -5,13 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
 from sandboxes.targets.npu.dtypes import itemsize
 from sandboxes.targets.npu.fractal import Nd2NzParams, copy_nd2nz
 from sandboxes.targets.npu.errors import AlignmentError, CubeBufferError, DtypeError, ParamError, QueuePositionError
 from sandboxes.targets.npu.runtime import current_core
-from sandboxes.targets.npu.tensors import GlobalTensor, LocalTensor
+from sandboxes.targets.npu.tensors import GlobalTensor, LocalTensor, rows_view
 
 BLOCK = 32
 PIPE_OF_PATH = {"GM->UB": "MTE2", "GM->L1": "MTE2", "GM->L0A": "MTE2", "GM->L0B": "MTE2",
@@ -131,8 +130,7 @@ def _check_block_params(count: int, length: int) -> None:
 
 def _strided(tensor, rows: int, row: int, pitch: int) -> np.ndarray:
     """A (rows, row) numpy view of ``tensor`` with ``pitch`` elements between row starts."""
-    span = tensor._span(0, (rows - 1) * pitch + row)
-    return as_strided(span, shape=(rows, row), strides=(pitch * span.itemsize, span.itemsize))
+    return rows_view(tensor._span(0, (rows - 1) * pitch + row), rows, row, pitch)
 
 
 def _move(dst, src, path: str, rows: int, row: int, src_pitch: int, dst_pitch: int, nbytes: int) -> None:

@@ -40,7 +40,8 @@ def dtype_name(dtype: object) -> str:
 
 
 def np_dtype(dtype: object) -> np.dtype:
-    return DTYPES[dtype_name(dtype)]
+    found = DTYPES.get(dtype) if type(dtype) is str else None  # the simulator's own calls: a canonical name
+    return found if found is not None else DTYPES[dtype_name(dtype)]
 
 
 def itemsize(dtype: object) -> int:

@@ -21,6 +21,7 @@ import numpy as np
 from sandboxes.targets.npu.dtypes import itemsize
 from sandboxes.targets.npu.errors import CubeBufferError, DtypeError, ParamError
 from sandboxes.targets.npu.runtime import current_core
+from sandboxes.targets.npu.tensors import rows_view
 
 
 def c0_of(dtype: str) -> int:
@@ -100,7 +101,7 @@ def copy_nd2nz(dst, src, params: Nd2NzParams) -> None:
         raise ParamError(f"dstNzC0Stride must be nValue rounded up to 16 ({padded_rows}), got {params.dstNzC0Stride}")
     dst._require_alignment("DataCopy Nd2Nz")
     block = src._span(0, (rows - 1) * pitch + cols)
-    matrix = np.lib.stride_tricks.as_strided(block, (rows, cols), (pitch * block.itemsize, block.itemsize))
+    matrix = rows_view(block, rows, cols, pitch)
     nz = to_nz(pad(matrix, padded_rows, ceil_to(cols, c0)), c0)
     dst._span(0, nz.size)[...] = nz
     core = current_core()

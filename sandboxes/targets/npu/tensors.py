@@ -95,6 +95,15 @@ class GlobalTensor:
             raise ParamError("GlobalTensor used before SetGlobalBuffer")
 
 
+def rows_view(span: np.ndarray, rows: int, cols: int, pitch: int) -> np.ndarray:
+    """A (rows, cols) view of the 1-D ``span`` with ``pitch`` elements between row starts; simulator internal.
+    ``span`` must hold at least ``(rows - 1) * pitch + cols`` elements (numpy refuses a view past its end).
+    Same as ``as_strided`` on a contiguous span, several times cheaper per call."""
+    if not span.flags.c_contiguous:
+        return np.lib.stride_tricks.as_strided(span, (rows, cols), (pitch * span.itemsize, span.itemsize))
+    return np.ndarray((rows, cols), span.dtype, span, 0, (pitch * span.itemsize, span.itemsize))
+
+
 class LocalTensor:
     """A typed view of part of one queue buffer (or TBuf) in UB, L1, L0A, L0B or L0C."""
 

@@ -78,20 +78,26 @@ class CoreTimeline:
 
     def record(self, name: str, pipe: str, duration: float, reads=(), writes=(), nbytes: int = 0) -> float:
         """Schedule one instruction; return its end cycle."""
-        start = max(self.pipe_free[pipe], self.issue)
+        start = self.pipe_free[pipe]
+        if self.issue > start:
+            start = self.issue
         for slot in reads:
             if not slot.synced and slot.writer_pipe != pipe:
                 slot.check_read(pipe)
             if slot.write_end > start:
                 start = slot.write_end
         for slot in writes:
-            start = max(start, slot.write_end, slot.read_end)
+            if slot.write_end > start:
+                start = slot.write_end
+            if slot.read_end > start:
+                start = slot.read_end
         end = start + duration
         self.pipe_free[pipe] = end
         self.busy[pipe] += duration
         self._issue_next()
         for slot in reads:
-            slot.read_end = max(slot.read_end, end)
+            if end > slot.read_end:
+                slot.read_end = end
         for slot in writes:
             slot.write_end = end
             if slot.writer_pipe != pipe:

@@ -96,15 +96,16 @@ def _gather(tensor: LocalTensor, index: np.ndarray) -> np.ndarray:
 def issue(name: str, cost: str, dst: LocalTensor, srcs: Sequence[LocalTensor], fn: Callable,
           count: int | None = None, repeat: Repeat | None = None, dtypes=ARITH_TYPES, extra_reads=()) -> None:
     """Check, execute and time one vector instruction. ``fn`` maps source arrays to the result."""
-    operands = (dst, *srcs)
-    for tensor in operands:
+    width = 0
+    for tensor in (dst, *srcs):
         if type(tensor) is not LocalTensor or not tensor._aligned or tensor.position not in UB_POSITIONS:
             _check_operand(tensor, name)
         if tensor._dtype not in dtypes:
             raise DtypeError(f"{name} does not support {tensor.dtype} on this chip; supported: {sorted(dtypes)} "
                              f"(Cast to float32 first)")
+        if tensor._np.itemsize > width:
+            width = tensor._np.itemsize
     core = current_core()
-    width = max(t._np.itemsize for t in operands)
     lanes = core.chip.vector_repeat_bytes // width
     if repeat is None:
         count = int(count)

@@ -50,10 +50,11 @@ def Gather(dst, src, srcOffsetLocal, srcBaseAddr: int, count: int) -> None:
     if np.any(offsets % size):
         raise ParamError(f"Gather offsets must be multiples of sizeof({src.dtype}) = {size} bytes")
     index = offsets // size
-    if index.min() < 0 or index.max() >= src.GetSize():
-        raise OutOfBoundsError(f"Gather reads element {int(index.max() if index.max() >= 0 else index.min())} of a "
+    lowest, highest = int(index.min()), int(index.max())
+    if lowest < 0 or highest >= src.GetSize():
+        raise OutOfBoundsError(f"Gather reads element {highest if highest >= 0 else lowest} of a "
                                f"src of {src.GetSize()} elements: check srcBaseAddr and the offset table")
-    dst._span(0, count)[...] = src._span(0, int(index.max()) + 1)[index]
+    dst._span(0, count)[...] = src._span(0, highest + 1)[index]
     core = current_core()
     repeats = -(-count * size // core.chip.vector_repeat_bytes)
     record_vector("Gather", "gather", repeats, [src._slot, srcOffsetLocal._slot], [dst._slot], dst.dtype, core)
