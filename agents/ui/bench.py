@@ -23,7 +23,7 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
 
 
 def make_runs(root: Path, count: int) -> list[str]:
-    """``count`` runs under ``root``: two real demo runs (one finished, one stopped by its budget), then copies."""
+    """``count`` runs under ``root``: two real demo runs (two questions), then copies."""
     from agents.demo.config import DemoConfig
     from agents.cli import run_demo  # noqa: F401  (registers the demo agent)
     from agents.runtime.launch import RunOptions, launch

@@ -17,14 +17,12 @@ import pytest
 pytest.importorskip("fastapi", reason='needs FastAPI and uvicorn: pip install -e ".[ui]"')
 
 from agents.runtime.run import Run, list_run_ids  # noqa: E402
+from agents.ui.bench import CHROMIUM, CHROMIUM_FLAGS  # noqa: E402
 from tests.system_tools import missing_tool  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[3]
 TOKEN = "test-token-0123"
 CALC = {"tool_calls": [{"id": "call_1", "name": "calculator", "arguments": {"expression": "17 * 23 + 4"}}]}
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 def cli(*args: str) -> int:
