@@ -13,14 +13,21 @@ def _share(cell: dict) -> str:
     return f"{cell['private_share']:.3f} (JS {cell['bigram_js']:.3f})"
 
 
-def epsilon_row(sweep: dict, epsilons: tuple[float, ...], slack: float) -> dict:
-    """Fidelity (classifier share labelled private) must rise with epsilon and beat the no-vector row at inf."""
+def _dip_allowed(first: float, second: float, pooled: int) -> float:
+    """Two standard errors of the difference of two shares, each estimated from ``pooled`` samples."""
+    return 2 * math.sqrt((max(first * (1 - first), 0.01) + max(second * (1 - second), 0.01)) / pooled)
+
+
+def epsilon_row(sweep: dict, epsilons: tuple[float, ...], pooled: int) -> dict:
+    """Fidelity (classifier share labelled private) must rise with epsilon and beat the no-vector row at inf;
+    a step may dip by sampling noise (``pooled`` samples per figure) only."""
     order = [f"{e:g}" for e in epsilons] + ["inf"]
     shares = [sweep[key]["private_share"] for key in order]
-    rising = all(b >= a - slack for a, b in zip(shares, shares[1:])) and shares[-1] > shares[0]
+    rising = all(b >= a - _dip_allowed(a, b, pooled) for a, b in zip(shares, shares[1:])) and shares[-1] > shares[0]
     return {"check": "fidelity to the private data rises with epsilon",
             "paper": "fidelity rises with the privacy budget (no number at this scale); direction: the share of "
-                     "samples a bigram classifier labels private rises with epsilon, up to the non-private vector",
+                     "samples a bigram classifier labels private rises with epsilon, up to the non-private vector "
+                     "(a step may dip by at most 2 standard errors)",
             "measured": "; ".join(f"eps {key}: {_share(sweep[key])}" for key in ["no vector", *order]),
             "passed": bool(rising and sweep["inf"]["private_share"] > sweep["no vector"]["private_share"])}
 

@@ -7,10 +7,13 @@ def _cell(share):
 
 def test_the_epsilon_row_passes_only_when_fidelity_rises():
     rising = {"no vector": _cell(0.0), "0.1": _cell(0.1), "1": _cell(0.5), "inf": _cell(0.6)}
-    assert epsilon_row(rising, (0.1, 1.0), slack=0.03)["passed"]
+    assert epsilon_row(rising, (0.1, 1.0), pooled=600)["passed"]
     falling = {**rising, "1": _cell(0.05)}
-    assert not epsilon_row(falling, (0.1, 1.0), slack=0.03)["passed"]
-    assert "eps 1: 0.500 (JS 0.500)" in epsilon_row(rising, (0.1, 1.0), 0.03)["measured"]
+    assert not epsilon_row(falling, (0.1, 1.0), pooled=600)["passed"]
+    noisy = {**rising, "inf": _cell(0.46)}  # within 2 standard errors of 0.5 at 600 samples, not at 6000
+    assert epsilon_row(noisy, (0.1, 1.0), pooled=600)["passed"]
+    assert not epsilon_row(noisy, (0.1, 1.0), pooled=6000)["passed"]
+    assert "eps 1: 0.500 (JS 0.500)" in epsilon_row(rising, (0.1, 1.0), 600)["measured"]
 
 
 def _count(samples, ours, theirs):
