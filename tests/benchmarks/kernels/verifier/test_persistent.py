@@ -202,9 +202,11 @@ def test_a_good_solution_gets_the_same_verdict_in_both_modes(sandbox):
     one_shot = evaluate(task, source, target, sandbox=sandbox, config=config).to_row()
     runner = PersistentRunner()
     try:
-        persistent = evaluate(task, source, target, sandbox=sandbox, config=config, runner=runner).to_row()
+        result = evaluate(task, source, target, sandbox=sandbox, config=config, runner=runner)
     finally:
         runner.close()
+    assert result.phases["cpu_s"] > 0  # what the request cost the server and its workers
+    persistent = result.to_row()
     for row in (one_shot, persistent):
         row.pop("seconds", None)
         row.pop("phases", None)
