@@ -8,7 +8,8 @@ import typer
 
 from sandboxes.errors import UserError
 
-from agents.cli.bench_methods import _bench
+from agents.cli.bench_methods import CHECK_COLUMNS
+from agents.cli.bench_numerics import run_check_bench
 from agents.cli.groups import bench_app
 from agents.cli.output import Output, with_output
 
@@ -34,9 +35,10 @@ def bench_epsvec(epsilons: Annotated[str, typer.Option(help="Comma-separated eps
     config = CheckConfig(setup=SetupConfig(examples=examples, held_out=examples, public=examples, seed=seed),
                          epsilons=_numbers(epsilons, float, "--epsilons"), draws=draws, samples=samples,
                          counts=_numbers(counts, int, "--counts"))
-    _bench("bench-epsvec", {**config.setup.__dict__, "epsilons": list(config.epsilons), "draws": draws,
-                            "samples": samples, "counts": list(config.counts)},
-           lambda: run_check(config), "EPSVec: a DP dataset vector reused for every sample", output)
+    run_check_bench("bench-epsvec", {**config.setup.__dict__, "epsilons": list(config.epsilons), "draws": draws,
+                                     "samples": samples, "counts": list(config.counts)},
+                    lambda _: run_check(config), "EPSVec: a DP dataset vector reused for every sample", output,
+                    CHECK_COLUMNS)
 
 
 def _numbers(text: str, kind: type, option: str) -> tuple:

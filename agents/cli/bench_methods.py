@@ -2,28 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Callable
+from typing import Annotated
 
 import typer
 
-from benchmarks.report import Report
-
-from agents.cli.common import run_benchmark
+from agents.cli.bench_numerics import run_check_bench
 from agents.cli.groups import bench_app
 from agents.cli.output import Output, with_output
 
 CHECK_COLUMNS = ["check", "paper", "measured", "passed"]
-
-
-def _bench(name: str, config: dict, check: Callable[[], tuple[dict, list[dict]]], title: str,
-           output: Output) -> None:
-    """Run one check in its own run directory and show its table (claim, measurement, verdict)."""
-    def measure(run) -> Report:
-        summary, rows = check()
-        return Report(summary=summary, rows=rows, title=title, columns=CHECK_COLUMNS)
-
-    run, report = run_benchmark(name, config, measure)
-    output.report(report, run)
 
 
 @bench_app.command("cheap2rich")
@@ -38,8 +25,8 @@ def bench_cheap2rich(sensors: Annotated[int, typer.Option(min=2, max=32, help="P
     from numerics.cheap2rich.checks import CheckConfig, run_check
 
     config = CheckConfig(sensors=sensors, noise=noise, steps=steps, seed=seed)
-    _bench("bench-cheap2rich", config.__dict__, lambda: run_check(config),
-           f"Cheap2Rich: reconstruction from {sensors} sensors", output)
+    run_check_bench("bench-cheap2rich", config.__dict__, lambda _: run_check(config),
+                    f"Cheap2Rich: reconstruction from {sensors} sensors", output, CHECK_COLUMNS)
 
 
 @bench_app.command("continuous-rl")
@@ -55,8 +42,8 @@ def bench_continuous_rl(episodes: Annotated[int, typer.Option(min=1, help="Episo
     from numerics.ctrl.checks import CheckConfig, run_check
 
     config = CheckConfig(episodes=episodes, measurements=measurements, seeds=seeds, seed=seed)
-    _bench("bench-continuous-rl", config.__dict__, lambda: run_check(config),
-           "Continuous-time RL: regret, variance and measurement schedules", output)
+    run_check_bench("bench-continuous-rl", config.__dict__, lambda _: run_check(config),
+                    "Continuous-time RL: regret, variance and measurement schedules", output, CHECK_COLUMNS)
 
 
 @bench_app.command("solar")
@@ -70,5 +57,5 @@ def bench_solar(seeds: Annotated[int, typer.Option(min=1, help="Datasets (and le
     from numerics.solar.checks import CheckConfig, run_check
 
     config = CheckConfig(seeds=seeds, iterations=iterations, seed=seed)
-    _bench("bench-solar", config.__dict__, lambda: run_check(config),
-           "SOLAR: plateau-gated potential shaping, offline, two agents", output)
+    run_check_bench("bench-solar", config.__dict__, lambda _: run_check(config),
+                    "SOLAR: plateau-gated potential shaping, offline, two agents", output, CHECK_COLUMNS)

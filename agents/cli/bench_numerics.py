@@ -16,12 +16,13 @@ from agents.cli.groups import bench_app
 from agents.cli.output import Output, with_output
 
 
-def _bench(name: str, config: dict, check: Callable[[Path], tuple[dict, list[dict]]], title: str,
-           output: Output) -> None:
-    """Run one check inside a run directory; plots land in its artifacts."""
+def run_check_bench(name: str, config: dict, check: Callable[[Path], tuple[dict, list[dict]]], title: str,
+                    output: Output, columns: list[str] | None = None) -> None:
+    """Run one check inside a run directory (``check`` gets its artifacts folder, where plots land) and show its
+    table, with ``columns`` when given."""
     def measure(run) -> Report:
         summary, rows = check(run.artifacts)
-        return Report(summary=summary, rows=rows, title=title)
+        return Report(summary=summary, rows=rows, title=title, columns=columns)
 
     run, report = run_benchmark(name, config, measure)
     output.report(report, run)
@@ -34,7 +35,7 @@ def bench_bred(quick: Annotated[bool, typer.Option(help="Shorter runs (the test-
     """BRED/BRED-M against DSGD and Exact Diffusion: exactness, attacks, spectral gap."""
     from numerics.decentralized.checks import run_checks
 
-    _bench("bench-bred", {"quick": quick}, lambda out: run_checks(out, quick=quick),
+    run_check_bench("bench-bred", {"quick": quick}, lambda out: run_checks(out, quick=quick),
            "BRED checks (heterogeneous least squares and logistic regression)", output)
 
 
@@ -62,7 +63,7 @@ def bench_sae_l0(k_max: Annotated[int, typer.Option(min=1, help="Sweep k = 1, 1 
             print(f"warning: {summary['warning']}", file=sys.stderr)
         return summary, rows
 
-    _bench("bench-sae-l0", {"k_max": k_max, "k_step": k_step, "steps": steps}, check,
+    run_check_bench("bench-sae-l0", {"k_max": k_max, "k_step": k_step, "steps": steps}, check,
            "SAE L0 selection on the toy model (50 correlated features in 100 dims)", output)
 
 
@@ -86,7 +87,7 @@ def bench_graph_align(models: Annotated[str, typer.Option(help="Comma-separated 
     config = SuiteConfig(models=tuple(m.strip() for m in models.split(",")),
                          noises=tuple(float(x) for x in noises.split(",")), nodes=nodes, degree=degree,
                          train_steps=train_steps, test_pairs=test_pairs, graph=graph)
-    _bench("bench-graph-align", config.__dict__, lambda out: run_suite(config),
+    run_check_bench("bench-graph-align", config.__dict__, lambda out: run_suite(config),
            f"Graph alignment ({graph}, {nodes} nodes, degree {degree})", output)
 
 
@@ -107,4 +108,4 @@ def bench_sigs(cases: Annotated[Optional[str], typer.Option(help="Comma-separate
             return sigs_checks(where, names, on_row=lambda r: print(
                 f"{r['case']}: exact={r['exact']} residual={r['residual']:.2e} ({r['seconds']} s)", flush=True))
 
-    _bench("bench-sigs", {"cases": names, "executor": executor}, check, "SIGS: closed-form PDE solutions", output)
+    run_check_bench("bench-sigs", {"cases": names, "executor": executor}, check, "SIGS: closed-form PDE solutions", output)

@@ -10,7 +10,8 @@ from pydantic import ValidationError
 
 from sandboxes.errors import UserError
 
-from agents.cli.bench_methods import _bench
+from agents.cli.bench_methods import CHECK_COLUMNS
+from agents.cli.bench_numerics import run_check_bench
 from agents.cli.groups import bench_app
 from agents.cli.output import Output, with_output
 
@@ -46,5 +47,6 @@ def bench_replicable_rl(
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
         raise UserError(f"bench replicable-rl: {where + ': ' if where else ''}{first['msg']}") from None
-    _bench("bench-replicable-rl", config.model_dump(), lambda: run_check(config),
-           "Replicable RL on low-horizon tabular MDPs: replication, optimality, samples against S", output)
+    run_check_bench("bench-replicable-rl", config.model_dump(), lambda _: run_check(config),
+                    "Replicable RL on low-horizon tabular MDPs: replication, optimality, samples against S", output,
+                    CHECK_COLUMNS)
