@@ -93,7 +93,7 @@ def _report(config, planned: dict, curves: dict, switched: list, every: int) -> 
          "paper": "faster, more stable learning (no number at this scale); direction: area under the success "
                   "curve at least 1.15x, smaller oscillation and spread of the late success rate",
          "measured": f"area {area['solar'].mean():.3f} vs {area['none'].mean():.3f} "
-                     f"({area['solar'].mean() / area['none'].mean():.2f}x); oscillation {wobble['solar']:.3f} vs "
+                     f"({_ratio(area['solar'].mean(), area['none'].mean())}); oscillation {wobble['solar']:.3f} vs "
                      f"{wobble['none']:.3f}; late success {late['solar'].mean():.2f} +- {late['solar'].std():.2f} vs "
                      f"{late['none'].mean():.2f} +- {late['none'].std():.2f}; iterations to 50% success "
                      f"{reach['solar']} vs {reach['none']}; shaping switched on at {switched}",
@@ -110,3 +110,9 @@ def _report(config, planned: dict, curves: dict, switched: list, every: int) -> 
                "curve_area": {m: v.tolist() for m, v in area.items()}, "oscillation": wobble,
                "passed": sum(r["passed"] for r in rows), "checks": len(rows)}
     return summary, rows
+
+
+def _ratio(value: float, base: float) -> str:
+    """``value / base`` as ``1.23x``; a zero base (no learning at all without shaping) has no ratio."""
+    return f"{value / base:.2f}x" if base > 0 else "no ratio: zero area without shaping"
+

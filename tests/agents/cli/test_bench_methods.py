@@ -22,7 +22,13 @@ def test_continuous_rl_prints_both_checks(agent_cli):
 
 
 def test_solar_prints_its_three_checks(agent_cli):
-    result = agent_cli("bench", "solar", "--seeds", "1", "--iterations", "60", "--json")
+    result = agent_cli("bench", "solar", "--seeds", "1", "--iterations", "220", "--json")
     assert result.code == 0, result.err
     rows = json.loads(result.out)["rows"]
     assert len(rows) == 3 and rows[0]["passed"] and all(row["paper"] and row["measured"] for row in rows)
+    assert "nan" not in rows[1]["measured"]
+
+
+def test_solar_refuses_a_run_too_short_to_measure_its_oscillation(agent_cli):
+    result = agent_cli("bench", "solar", "--iterations", "60")
+    assert result.code == 2 and "220" in result.err
