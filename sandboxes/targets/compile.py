@@ -154,8 +154,10 @@ class CachedBuilder:
 
 def compile_cpp(spec: ExtensionSpec, sandbox: Sandbox) -> tuple[BuildOutcome, dict[str, bytes]]:
     """g++ -O3 -fopenmp -shared for a :func:`load_cpp` library, preprocessed and symbol-checked beside it."""
-    flags = ["-O3", "-march=native", "-fopenmp", "-std=c++17", *spec.extra_cflags]
-    build = ["g++", *flags, "-shared", "-fPIC", "kernel.cpp", "-o", "lib.so"]
+    flags = ["-O3", "-march=native", "-fopenmp", "-std=c++17", *spec.extra_cflags, "-shared", "-fPIC"]
+    # the same flags for the build and the checked preprocessing: -fPIC alone undefines __PIE__, which could
+    # otherwise choose different code for each
+    build = ["g++", *flags, "kernel.cpp", "-o", "lib.so"]
     script = probe_script(build, [(["g++", "-E", *flags, "kernel.cpp"], "kernel.cpp")], "lib.so")
     started = time.perf_counter()
     result = sandbox.run(["sh", "-c", script], files={"kernel.cpp": "\n".join(spec.cpp_sources).encode()},
@@ -180,7 +182,8 @@ def compile_inline(spec: ExtensionSpec, digest: str, sandbox: Sandbox,
     name = inline_module_name(digest)
     files = {"spec.json": json.dumps({"spec": spec.to_json(), "module": name}).encode()}
     build = [sys.executable, "-m", "sandboxes.targets.inline_build", "spec.json"]
-    common = ["-std=c++17", f"-DTORCH_EXTENSION_NAME={name}", "-DTORCH_API_INCLUDE_EXTENSION_H", *torch_flags(spec)]
+    common = ["-std=c++17", "-fPIC", f"-DTORCH_EXTENSION_NAME={name}", "-DTORCH_API_INCLUDE_EXTENSION_H",
+              *torch_flags(spec)]  # -fPIC as torch compiles the sources
     sources = [(["g++", "-E", *common, *spec.extra_cflags, "build/main.cpp"], "build/main.cpp")]
     if spec.cuda_sources:
         sources.append((["nvcc", "-E", *common, *spec.extra_cuda_cflags, "build/cuda.cu"], "build/cuda.cu"))

@@ -53,9 +53,9 @@ class NvccBuilder(CachedBuilder):
 def nvcc_check(spec: ExtensionSpec, sandbox: Sandbox) -> tuple[BuildOutcome, dict[str, bytes]]:
     """Compile the CUDA sources to an object file against torch's headers, as load_inline would, and
     run the native check on the preprocessed source and the object's undefined symbols."""
-    flags = ["-std=c++17", "-Xcompiler", "-fPIC", "--expt-relaxed-constexpr", "-DTORCH_EXTENSION_NAME=" + spec.name,
-             *torch_flags(spec), *spec.extra_cuda_cflags]
-    build = ["nvcc", "-c", "kernel.cu", "-o", "kernel.o", "-O3", *flags]
+    flags = ["-O3", "-std=c++17", "-Xcompiler", "-fPIC", "--expt-relaxed-constexpr",
+             "-DTORCH_EXTENSION_NAME=" + spec.name, *torch_flags(spec), *spec.extra_cuda_cflags]
+    build = ["nvcc", "-c", "kernel.cu", "-o", "kernel.o", *flags]  # the preprocessing below takes the same flags
     script = probe_script(build, [(["nvcc", "-E", *flags, "kernel.cu"], "kernel.cu")], "kernel.o")
     source = TORCH_INCLUDE_PREAMBLE + "\n".join(spec.cuda_sources)
     started = time.perf_counter()

@@ -21,6 +21,7 @@ from sandboxes.targets.base import BuildOutcome
 USER_LINES = "user.i"
 UNDEFINED = "undefined.txt"
 PROBE_FILES = (USER_LINES, UNDEFINED)
+PREPROCESSED = "pre.i"
 STRING = re.compile(r'R"([^(\s]*)\((?:.|\n)*?\)\1"|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'')
 INLINE_ASM = re.compile(r"\b(?:asm|__asm|__asm__)\b")
 THREAD_COUNT = re.compile(r"^\s*#\s*pragma\s+omp\b.*\bnum_threads\s*\(", re.MULTILINE)
@@ -40,12 +41,14 @@ def probe_script(build: Sequence[str], sources: Sequence[tuple[Sequence[str], st
     """A shell script that builds ``artifact`` with ``build`` and leaves ``user.i`` and ``undefined.txt``.
 
     ``sources``: (compiler invocation with ``-E`` writing to stdout, the file name its line markers give
-    the solution's own source). ``build_first`` when the build writes the sources it compiles (load_inline)."""
-    lines = [f": > {USER_LINES}"]
+    the solution's own source). ``build_first`` when the build writes the sources it compiles (load_inline).
+    The probe's own files exist before both the build and the preprocessing, so that ``__has_include`` of one
+    of them cannot see one thing in the compiled code and another in the checked text."""
+    lines = [f": > {USER_LINES}", f": > {PREPROCESSED}"]
     for preprocess, source in sources:
         marker = shlex.quote(f'/^# [0-9]+ "/ {{keep = ($3 == "\\"{source}\\""); next}} keep')
-        lines += [f"{shlex.join(preprocess)} > pre.i", f"awk {marker} pre.i >> {USER_LINES}", "rm -f pre.i"]
-    lines.insert(0 if build_first else len(lines), shlex.join(build))
+        lines += [f"{shlex.join(preprocess)} > {PREPROCESSED}", f"awk {marker} {PREPROCESSED} >> {USER_LINES}"]
+    lines.insert(2 if build_first else len(lines), shlex.join(build))
     lines.append(f"nm -u {shlex.quote(artifact)} | awk '{{print $NF}}' | sed 's/@.*//' | c++filt -p > {UNDEFINED}")
     return "set -e\n" + "\n".join(lines)
 

@@ -83,6 +83,24 @@ def test_a_build_the_native_check_refuses_is_cached_as_a_verdict_without_a_libra
     assert not (fresh_cache.root / spec(ATEN).digest(builder.salt) / "lib.so").exists()
 
 
+ASM_WITHOUT_PIE = ('#ifndef __PIE__\n#define EXTRA asm volatile("nop");\n#else\n#define EXTRA\n#endif\n'
+                   'extern "C" void twice(float* out, const float* x, long n) { EXTRA out[0] = x[0] * n; }')
+NEEDS_PROBE_FILES = ('#if !__has_include("pre.i") || !__has_include("user.i")\n#error built without the probe files\n'
+                     '#endif\n' + GOOD)
+
+
+def test_the_checked_preprocessing_takes_the_build_flags(sandbox, fresh_cache):
+    """-fPIC undefines __PIE__: asm behind #ifndef __PIE__ is in the build, so it must be in the checked text."""
+    outcome = CachedBuilder("cpu", ["g++"], fresh_cache).build(spec(ASM_WITHOUT_PIE), sandbox)
+    assert not outcome.ok and "[native_asm]" in outcome.error
+
+
+def test_the_build_sees_the_probe_files_the_preprocessing_sees(sandbox, fresh_cache):
+    """__has_include of a probe file cannot choose one branch for the build and another for the check."""
+    outcome = CachedBuilder("cpu", ["g++"], fresh_cache).build(spec(NEEDS_PROBE_FILES), sandbox)
+    assert outcome.ok, outcome.error
+
+
 def test_the_cache_salt_names_the_native_check_version():
     from sandboxes.targets.native_check import check_version
 
