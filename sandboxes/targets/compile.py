@@ -23,9 +23,18 @@ from sandboxes.telemetry import emit
 
 ALLOWED_FLAG_PREFIXES = ("-O", "-f", "-m", "-D", "-U", "-std=", "-W", "-g", "-l", "--use_fast_math", "-Xcompiler",
                          "--expt", "-lineinfo", "-arch", "-gencode", "--ptxas-options", "-ffast-math")
-REFUSED_FLAG_PREFIXES = ("-fplugin",)
+REFUSED_FLAG_PREFIXES = ("-fplugin",
+                         # flags that make the compiler write or read files of its own (dumps, remarks, profiles,
+                         # LTO parts): a file written by the build could answer a __has_include or replace a probe file
+                         "-fdump", "-fopt-info", "-fprofile", "-fauto-profile", "-fstack-usage", "-fcallgraph-info",
+                         "-fsave-optimization-record", "-fdiagnostics-format", "-fdiagnostics-add-output",
+                         "-fdiagnostics-set-output", "-fcompare-debug", "-flto", "-fltrans", "-fwpa",
+                         # flags under which the checked preprocessing does not show the code that is compiled
+                         "-fdirectives-only", "-fpreprocessed")
 FORWARDING_PREFIXES = ("-Wl,", "-Wa,", "-Wp,", "-Xcompiler=", "-Xcompiler,", "-Xlinker=", "-Xlinker,")
+LINKER_FORWARDING = ("-Wl,", "-Xlinker=", "-Xlinker,")
 PLAIN_FLAG = re.compile(r"[\w+=.,:/-]+")
+LIBRARY = re.compile(r"-l[\w+.-]+")  # a library by name: -l:FILE or a path could link a static libc past nm -u
 MAX_ERROR_CHARS = 2500
 
 
@@ -87,9 +96,13 @@ def flag_error(flag: str) -> str:
                 "(no spaces, quotes or shell characters)")
     if not flag.startswith(ALLOWED_FLAG_PREFIXES) or flag.startswith(REFUSED_FLAG_PREFIXES):
         return f"compiler flag {flag!r} is not allowed (allowed prefixes: {' '.join(ALLOWED_FLAG_PREFIXES)})"
+    if flag.startswith("-l") and not LIBRARY.fullmatch(flag):
+        return f"compiler flag {flag!r} is not allowed: -l takes a library name, not a file (-l:FILE) or a path"
     forwarding = next((prefix for prefix in FORWARDING_PREFIXES if flag.startswith(prefix)), None)
     for part in flag[len(forwarding):].split(",") if forwarding else ():
-        if part.startswith("-") and flag_error(part):
+        refused = part.startswith("@") or (part.startswith("-") and flag_error(part)) or (
+            forwarding in LINKER_FORWARDING and part.startswith("-f"))  # @FILE: a response file; ld's -f: a filter
+        if refused:
             return f"compiler flag {flag!r} is not allowed: it forwards {part!r}, which is not allowed"
     return ""
 

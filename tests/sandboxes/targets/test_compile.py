@@ -33,7 +33,11 @@ def test_flag_allow_list():
 
 
 @pytest.mark.parametrize("flag", ["-O2 -wrapper sh,-c,id", "-DX=$(id)", "-O2;id", "-D'X'", "-fplugin=/tmp/p.so",
-                                  "-Wl,--wrap=memcpy", "-Xcompiler=-wrapper,sh", "-Wl,-O1,-B/tmp"])
+                                  "-Wl,--wrap=memcpy", "-Xcompiler=-wrapper,sh", "-Wl,-O1,-B/tmp",
+                                  "-fopt-info-all=user.i", "-fdump-tree-all", "-Xcompiler=-fdump-rtl-all=x",
+                                  "-fprofile-generate=/tmp", "-fdirectives-only", "-Wp,-fdirectives-only",
+                                  "-l:libc.a", "-l/usr/lib/libc.a", "-Wl,@/tmp/options", "-Wa,@opts",
+                                  "-Wl,-f/tmp/filter.so"])
 def test_flags_cannot_smuggle_options_past_the_allow_list(flag):
     """load_inline's ninja file is split by a shell, and -Wl,/-Xcompiler forward options to other tools."""
     assert "not allowed" in check_flags(ExtensionSpec(kind="load_inline", name="a", extra_cuda_cflags=(flag,)))
@@ -47,7 +51,7 @@ def test_include_paths_cannot_smuggle_options_either():
 
 def test_plain_and_forwarded_allowed_flags_still_pass():
     flags = ("-O3", "--use_fast_math", "-Xcompiler=-fopenmp", "-Wl,-O1", "-gencode=arch=compute_80,code=sm_80",
-             "--ptxas-options=-v", "-DTILE=128")
+             "--ptxas-options=-v", "-DTILE=128", "-lcublas", "-lgomp", "-fno-math-errno", "-ffp-contract=fast")
     assert check_flags(ExtensionSpec(kind="load_inline", name="a", extra_cuda_cflags=flags)) == ""
 
 
