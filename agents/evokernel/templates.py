@@ -59,7 +59,8 @@ def _recognise(task: KernelTask) -> NpuTemplate | None:
     if isinstance(spec, str):
         return None
     template = get_template(spec.family)
-    return NpuTemplate(template.family, dict(template.space), dict(template.defaults), spec)
+    space = template.space_for(spec)
+    return NpuTemplate(template.family, space, {k: v for k, v in template.defaults.items() if k in space}, spec)
 
 
 def template_library(target: str) -> NpuTemplates | None:

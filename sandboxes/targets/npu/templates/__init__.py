@@ -33,6 +33,10 @@ MIXED_SPACE = {"TILE_LENGTH": [1024, 2048, 4096], "BASE_M": [64, 128], "BASE_N":
                "BASE_K": [32, 64, 128], "BUFFER_NUM": [1, 2], "BLOCK_DIM": [8, 16, 24, 48]}
 """Vector kernels and a cube matmul in one operator (conv2d, linear): one tile length, the cube tiles."""
 VECTOR_DEFAULTS = {"TILE_LENGTH": 4096, "BUFFER_NUM": 2, "BLOCK_DIM": 48}
+STREAM_SPACE = {**VECTOR_SPACE, "PREFETCH": [0, 1]}
+"""Vector kernels that load through a ChunkStream: PREFETCH sets when each chunk's MTE2 copy-in is issued."""
+FUSION_SPACE = {**VECTOR_SPACE, "FUSE": [0, 1]}
+"""Element-wise kernels: FUSE runs fused stages in one launch (1) or one launch per stage (0)."""
 
 
 @dataclass(frozen=True)
@@ -46,6 +50,11 @@ class KernelTemplate:
     """Each parameter with the values worth trying (the offline policy mutates within these)."""
     defaults: dict[str, int]
 
+    def space_for(self, spec: OpSpec) -> dict[str, list[int]]:
+        """The parameters that change the kernel of ``spec``: FUSE only where there are stages to fuse."""
+        fused = len(spec.attrs.get("stages", [])) > 1 and "code" not in spec.attrs
+        return {k: v for k, v in self.space.items() if k != "FUSE" or fused}
+
     @property
     def source(self) -> str:
         """The template text: a kernel module with ``${PARAM}`` placeholders."""
@@ -56,15 +65,17 @@ class KernelTemplate:
 TEMPLATES = {
     t.family: t for t in (
         KernelTemplate("elementwise", "element-wise operators, tiled over cores with queue double buffering",
-                       tuple(ELEMENTWISE), VECTOR_SPACE, {"TILE_LENGTH": 4096, "BUFFER_NUM": 2, "BLOCK_DIM": 48}),
+                       tuple(ELEMENTWISE), FUSION_SPACE, {"TILE_LENGTH": 4096, "BUFFER_NUM": 2, "BLOCK_DIM": 48, "FUSE": 1}),
         KernelTemplate("row_reduce", "sum/mean/max/min/argmax over the last dimension, chunked rows",
-                       ("sum_rows", "mean_rows", "max_rows", "min_rows", "argmax_rows"), VECTOR_SPACE,
-                       {"TILE_LENGTH": 8192, "BUFFER_NUM": 2, "BLOCK_DIM": 48}),
+                       ("sum_rows", "mean_rows", "max_rows", "min_rows", "argmax_rows"), STREAM_SPACE,
+                       {"TILE_LENGTH": 8192, "BUFFER_NUM": 2, "BLOCK_DIM": 48, "PREFETCH": 0}),
         KernelTemplate("softmax", "softmax / log-softmax over the last dimension, two passes with online max",
-                       ("softmax", "log_softmax"), VECTOR_SPACE, {"TILE_LENGTH": 4096, "BUFFER_NUM": 2, "BLOCK_DIM": 48}),
+                       ("softmax", "log_softmax"), STREAM_SPACE,
+                       {"TILE_LENGTH": 4096, "BUFFER_NUM": 2, "BLOCK_DIM": 48, "PREFETCH": 0}),
         KernelTemplate("norm", "layer norm (over the trailing dimensions; instance norm), RMS norm, L2 and L1 normalisation, two passes; "
                        "an optional residual prologue and fused element-wise stages",
-                       ("layer_norm", "rms_norm", "l2_normalize", "l1_normalize"), VECTOR_SPACE, {"TILE_LENGTH": 4096, "BUFFER_NUM": 2, "BLOCK_DIM": 48}),
+                       ("layer_norm", "rms_norm", "l2_normalize", "l1_normalize"), STREAM_SPACE,
+                       {"TILE_LENGTH": 4096, "BUFFER_NUM": 2, "BLOCK_DIM": 48, "PREFETCH": 0}),
         KernelTemplate("matmul", "cube matmul (2-D, batched, A of any rank, transposed A or B, matrix-vector, a triu/tril of the "
                        "product that skips the zeroed tiles) with Nd2Nz tiles",
                        ("matmul",), CUBE_SPACE, {"BASE_M": 128, "BASE_N": 128, "BASE_K": 64, "BUFFER_NUM": 2,

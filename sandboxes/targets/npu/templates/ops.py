@@ -92,6 +92,16 @@ def chain_code(stages: list["OpSpec"]) -> str:
     return "\n".join(lines)
 
 
+def staged_code(stages: list["OpSpec"]) -> str:
+    """Vector code of fused element-wise stages that one launch can run whole (``stage`` < 0: the chain in
+    UB) or one stage of (``stage`` k: x, the result of stage k - 1 read back from GM, to y)."""
+    lines = ["if stage < 0:", *("    " + line for line in chain_code(stages).splitlines())]
+    for index, stage in enumerate(stages):
+        code = ELEMENTWISE[stage.op][1].format(**stage.attrs)
+        lines += [f"elif stage == {index}:  # {stage.op}", *("    " + line for line in code.splitlines())]
+    return "\n".join(lines)
+
+
 @dataclass
 class OpSpec:
     """One recognised operator: its name, template family, arguments and attributes."""
@@ -119,9 +129,7 @@ class OpSpec:
     def template_values(self) -> dict[str, str]:
         """Family-specific placeholders of the template text."""
         if self.family == "elementwise":
-            inputs, code = (len(self.args), self._code()) if {"stages", "code"} & set(self.attrs) else (
-                ELEMENTWISE[self.op][0], ELEMENTWISE[self.op][1].format(**self.attrs))
-            return {"INPUTS": str(inputs), "COMPUTE": "\n".join("    " + line for line in code.splitlines())}
+            return self._elementwise_values()
         if self.family == "row_reduce":
             return {"REDUCE": self.op.removesuffix("_rows")}
         if self.family == "scan":
@@ -182,6 +190,19 @@ class OpSpec:
         code = ELEMENTWISE[first][1].replace("y,", "x,").replace("x2", "r") if first else "pass"
         return {"PROLOGUE": str(first is not None), "PROLOGUE_CODE": "    " + code, "STAGES": str(bool(stages)),
                 "COMPUTE": "\n".join("    " + line for line in (chain_code(stages) if stages else "pass").splitlines())}
+
+    def _elementwise_values(self) -> dict[str, str]:
+        """One operator, a compiled expression, or fused stages (which a launch may also run one at a time)."""
+        stages = self.attrs.get("stages", [])
+        if stages and "code" not in self.attrs:
+            inputs, code, counts = len(self.args), staged_code(stages), [ELEMENTWISE[s.op][0] for s in stages]
+        elif "code" in self.attrs:
+            inputs, code, counts = len(self.args), self.attrs["code"], [len(self.args)]
+        else:
+            inputs, code = ELEMENTWISE[self.op][0], ELEMENTWISE[self.op][1].format(**self.attrs)
+            counts = [inputs]
+        return {"INPUTS": str(inputs), "STAGE_INPUTS": str(counts),
+                "COMPUTE": "\n".join("    " + line for line in code.splitlines())}
 
     def _code(self) -> str:
         """The vector code of fused stages, or of a compiled element-wise expression."""

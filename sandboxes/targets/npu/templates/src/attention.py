@@ -5,6 +5,8 @@ batched cube matmul."""
 from sandboxes.targets.npu.templates.src import linear, matmul, softmax
 
 HEADER = linear.PARAMS + r'''LOG = False
+PREFETCH = 0
+"""The softmax kernel's chunks are copied in when needed (see ChunkStream)."""
 SCALE = ${SCALE}
 """What the scores are multiplied by before the softmax; None: 1 / sqrt(head dim) (scaled dot-product)."""
 '''

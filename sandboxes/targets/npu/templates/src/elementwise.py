@@ -6,7 +6,12 @@ BUFFER_NUM = ${BUFFER_NUM}
 """Buffers per queue: 1 serialises copy-in, compute and copy-out; 2 overlaps them."""
 BLOCK_DIM = ${BLOCK_DIM}
 """Cores the work is split over."""
+FUSE = ${FUSE}
+"""Fused stages: 1 runs them all in one launch, intermediates staying in UB; 0 launches one kernel per stage,
+each intermediate going through GM (as separate kernels would). One operator: no effect."""
 INPUTS = ${INPUTS}
+STAGE_INPUTS = ${STAGE_INPUTS}
+"""Tensor operands of each fused stage (one entry for a single operator or expression)."""
 
 
 class ElementwiseTiling(TilingData):
@@ -14,14 +19,15 @@ class ElementwiseTiling(TilingData):
     tile: int
 
 
-def compute(y, x, x2, t1, t2, n, s):
+def compute(y, x, x2, t1, t2, n, s, stage):
 ${COMPUTE}
 
 
 class ElementwiseKernel:
-    def __init__(self, x, x2, y, tiling, s):
+    def __init__(self, x, x2, y, tiling, s, stage):
         start, self.count = BlockSpan(tiling.total)
-        self.tile, self.scalar = tiling.tile, s
+        self.tile, self.scalar, self.stage = tiling.tile, s, stage
+        self.inputs = INPUTS if stage < 0 else STAGE_INPUTS[stage]
         self.xGm, self.x2Gm, self.yGm = GlobalTensor(), GlobalTensor(), GlobalTensor()
         self.pipe = TPipe()
         self.inQueue, self.in2Queue, self.outQueue = TQue(TPosition.VECIN), TQue(TPosition.VECIN), TQue(TPosition.VECOUT)
@@ -32,7 +38,7 @@ class ElementwiseKernel:
             self.yGm.SetGlobalBuffer(y[start], self.count)
             nbytes = tiling.tile * sizeof(self.xGm.dtype)
             self.pipe.InitBuffer(self.inQueue, BUFFER_NUM, nbytes)
-            if INPUTS == 2:
+            if self.inputs == 2:
                 self.pipe.InitBuffer(self.in2Queue, BUFFER_NUM, nbytes)
             self.pipe.InitBuffer(self.outQueue, BUFFER_NUM, nbytes)
             self.pipe.InitBuffer(self.tmp, 2 * nbytes)
@@ -50,20 +56,20 @@ class ElementwiseKernel:
         x = self.inQueue.AllocTensor(self.xGm.dtype)
         CopyIn(x, xGm, n)
         self.inQueue.EnQue(x)
-        if INPUTS == 2:
+        if self.inputs == 2:
             x2 = self.in2Queue.AllocTensor(self.xGm.dtype)
             CopyIn(x2, x2Gm, n)
             self.in2Queue.EnQue(x2)
 
     def Compute(self, n):
         x = self.inQueue.DeQue()
-        x2 = self.in2Queue.DeQue() if INPUTS == 2 else x
+        x2 = self.in2Queue.DeQue() if self.inputs == 2 else x
         y = self.outQueue.AllocTensor(self.xGm.dtype)
         scratch = self.tmp.Get(self.xGm.dtype)
-        compute(y, x, x2, scratch, scratch[self.tile], n, self.scalar)
+        compute(y, x, x2, scratch, scratch[self.tile], n, self.scalar, self.stage)
         self.outQueue.EnQue(y)
         self.inQueue.FreeTensor(x)
-        if INPUTS == 2:
+        if self.inputs == 2:
             self.in2Queue.FreeTensor(x2)
 
     def CopyOut(self, yGm, n):
@@ -73,17 +79,20 @@ class ElementwiseKernel:
 
 
 @kernel
-def elementwise_kernel(x, x2, y, tiling, s):
-    """``s``: a runtime scalar operand of the operator (``A * s``), passed by value; 0 when it has none."""
-    ElementwiseKernel(x, x2, y, tiling, s).Process()
+def elementwise_kernel(x, x2, y, tiling, s, stage):
+    """``s``: a runtime scalar operand of the operator (``A * s``), passed by value; 0 when it has none.
+    ``stage``: -1 runs every fused stage, k only stage k."""
+    ElementwiseKernel(x, x2, y, tiling, s, stage).Process()
 
 
 def run_elementwise(x, x2=None, s=0.0):
-    """Host side: tiling, output allocation and the launch (``s``: the runtime scalar operand)."""
+    """Host side: tiling, output allocation and the launches (``s``: the runtime scalar operand)."""
     x = x.contiguous()
     x2 = x if x2 is None else x2.contiguous()
-    y = torch.empty_like(x)
     tiling = ElementwiseTiling(x.numel(), TILE_LENGTH)
-    launch(elementwise_kernel, BLOCK_DIM, x, x2, y, tiling, s)
+    for stage in [-1] if FUSE or len(STAGE_INPUTS) == 1 else range(len(STAGE_INPUTS)):
+        y = torch.empty_like(x)
+        launch(elementwise_kernel, BLOCK_DIM, x, x2, y, tiling, s, stage)
+        x = y
     return y
 '''

@@ -1,9 +1,13 @@
 """Template text of the norm family (${PARAM} placeholders are filled by templates.render_kernel)."""
 
+from sandboxes.targets.npu.templates.src import stream
+
 SOURCE = r'''TILE_LENGTH = ${TILE_LENGTH}
 """Elements of a row per chunk (weight and bias chunks are reloaded for every row)."""
 BUFFER_NUM = ${BUFFER_NUM}
 """Buffers per queue: 2 overlaps loading, normalising and storing."""
+PREFETCH = ${PREFETCH}
+"""1: each chunk's copy-in (of x, and of r) is issued while the chunk before it is used (ChunkStream); 0: when needed."""
 BLOCK_DIM = ${BLOCK_DIM}
 """Cores; rows are split over them."""
 MODE = "${MODE}"
@@ -58,10 +62,14 @@ class NormKernel:
             self.pipe.InitBuffer(self.outQueue, BUFFER_NUM, nbytes)
             self.pipe.InitBuffer(self.work, 2 * nbytes)
             self.pipe.InitBuffer(self.params, 2 * nbytes)
+            order = [(r * self.cols + c, n) for r in range(self.nrows) for _ in range(2) for c, n in self.chunks]
+            self.xs = ChunkStream(self.inQueue, self.xGm, order)
+            if PROLOGUE:
+                self.rs = ChunkStream(self.in2Queue, self.rGm, order)
 
     def Process(self):
         for r in range(self.nrows):
-            total, squares = self.Sums(self.xGm[r * self.cols], self.rGm[r * self.cols])
+            total, squares = self.Sums()
             if MODE == "rms":
                 shift, scale = 0.0, 1.0 / ScalarSqrt(squares / self.cols + EPS)
             elif MODE == "l2":
@@ -71,31 +79,25 @@ class NormKernel:
             else:
                 mean = total / self.cols
                 shift, scale = -mean, 1.0 / ScalarSqrt(max(squares / self.cols - mean * mean, 0.0) + EPS)
-            self.Normalise(self.xGm[r * self.cols], self.rGm[r * self.cols], self.yGm[r * self.cols], shift, scale)
+            self.Normalise(self.yGm[r * self.cols], shift, scale)
 
-    def Load(self, src, second, n):
-        """A chunk of x (with the prologue applied to it and the chunk of r)."""
-        x = self.inQueue.AllocTensor(self.xGm.dtype)
-        CopyIn(x, src, n)
-        self.inQueue.EnQue(x)
+    def Load(self, n):
+        """The next chunk of x (each row's chunks twice: sums, then normalisation), with the prologue applied
+        to it and the chunk of r."""
+        x = self.xs.Next()
         if PROLOGUE:
-            r = self.in2Queue.AllocTensor(self.xGm.dtype)
-            CopyIn(r, second, n)
-            self.in2Queue.EnQue(r)
-        x = self.inQueue.DeQue()
-        if PROLOGUE:
-            r = self.in2Queue.DeQue()
+            r = self.rs.Next()
             prologue(x, r, n)
             self.in2Queue.FreeTensor(r)
         return x
 
-    def Sums(self, row, second):
+    def Sums(self):
         """Pass 1: sum and sum of squares (for l1: of absolute values) of one row."""
         scratch = self.work.Get(self.xGm.dtype)
         sq, work = scratch, scratch[self.padded]
         total, squares = 0.0, 0.0
-        for start, n in self.chunks:
-            x = self.Load(row[start], second[start], n)
+        for _, n in self.chunks:
+            x = self.Load(n)
             if MODE == "l1":
                 Abs(sq, x, n)
             else:
@@ -107,12 +109,12 @@ class NormKernel:
             squares += work.GetValue(0)
         return total, squares
 
-    def Normalise(self, row, second, out, shift, scale):
+    def Normalise(self, out, shift, scale):
         """Pass 2: y = (x + shift) * scale (* weight + bias), then the fused stages."""
         params, scratch = self.params.Get(self.xGm.dtype), self.work.Get(self.xGm.dtype)
         w, b = params, params[self.padded]
         for start, n in self.chunks:
-            x = self.Load(row[start], second[start], n)
+            x = self.Load(n)
             if self.has_weight:
                 CopyIn(w, self.wGm[start], n)
             if self.has_bias:
@@ -157,4 +159,4 @@ def run_norm(x, weight=None, bias=None, r=None):
     tiling = NormTiling(x.numel() // cols, cols, TILE_LENGTH, weight is not None, bias is not None)
     launch(norm_kernel, BLOCK_DIM, x, w, b, r, y, tiling)
     return y
-'''
+''' + stream.SOURCE

@@ -1,9 +1,13 @@
 """Template text of the row_reduce family (${PARAM} placeholders are filled by templates.render_kernel)."""
 
+from sandboxes.targets.npu.templates.src import stream
+
 SOURCE = r'''TILE_LENGTH = ${TILE_LENGTH}
 """Elements of a row loaded per chunk."""
 BUFFER_NUM = ${BUFFER_NUM}
 """Buffers of the input queue: 2 loads the next chunk while the current one is reduced."""
+PREFETCH = ${PREFETCH}
+"""1: each chunk's copy-in is issued while the chunk before it is reduced (ChunkStream); 0: when it is needed."""
 BLOCK_DIM = ${BLOCK_DIM}
 """Cores; rows are split over them."""
 REDUCE = "${REDUCE}"
@@ -35,6 +39,9 @@ class RowReduceKernel:
             self.pipe.InitBuffer(self.outQueue, 1, out_words * sizeof(self.yGm.dtype))
             self.pipe.InitBuffer(self.acc, AlignedCount(self.tile, self.xGm.dtype) * size)
             self.pipe.InitBuffer(self.work, AlignedCount(self.tile, self.xGm.dtype) * size)
+            starts = range(0, self.cols, self.tile)
+            self.stream = ChunkStream(self.inQueue, self.xGm, [(r * self.cols + c, min(self.tile, self.cols - c))
+                                                               for r in range(self.nrows) for c in starts])
 
     def Process(self):
         if self.nrows == 0:
@@ -42,28 +49,22 @@ class RowReduceKernel:
         out = self.outQueue.AllocTensor(self.yGm.dtype)
         for r in range(self.nrows):
             if REDUCE == "argmax":
-                out.SetValue(2 * r, self.ArgmaxRow(self.xGm[r * self.cols]))
+                out.SetValue(2 * r, self.ArgmaxRow())
                 out.SetValue(2 * r + 1, 0)
             else:
-                out.SetValue(r, self.ReduceRow(self.xGm[r * self.cols]))
+                out.SetValue(r, self.ReduceRow())
         self.outQueue.EnQue(out)
         out = self.outQueue.DeQue()
         CopyOut(self.yGm, out, self.nrows * WORDS)
         self.outQueue.FreeTensor(out)
 
-    def Load(self, src, n):
-        x = self.inQueue.AllocTensor(self.xGm.dtype)
-        CopyIn(x, src, n)
-        self.inQueue.EnQue(x)
-        return self.inQueue.DeQue()
-
-    def ArgmaxRow(self, row):
+    def ArgmaxRow(self):
         """Index of the first maximum: ReduceMax with calIndex per chunk, the best chunk kept on the scalar unit."""
         dtype = self.xGm.dtype
         acc, work = self.acc.Get(dtype), self.work.Get(dtype)
         best, best_index = -math.inf, 0
         for start in range(0, self.cols, self.tile):
-            x = self.Load(row[start], min(self.tile, self.cols - start))
+            x = self.stream.Next()
             ReduceMax(acc, x, work, min(self.tile, self.cols - start), True)
             value = acc.GetValue(0)
             if value > best:
@@ -71,14 +72,14 @@ class RowReduceKernel:
             self.inQueue.FreeTensor(x)
         return best_index
 
-    def ReduceRow(self, row):
+    def ReduceRow(self):
         dtype = self.xGm.dtype
         acc, work = self.acc.Get(dtype), self.work.Get(dtype)
         chunks = -(-self.cols // self.tile)
         for c in range(chunks):
             start = c * self.tile
             n = min(self.tile, self.cols - start)
-            x = self.Load(row[start], n)
+            x = self.stream.Next()
             if c == 0:
                 DataCopy(acc, x, AlignedCount(n, dtype))
             elif REDUCE in ("sum", "mean"):
@@ -112,4 +113,4 @@ def run_row_reduce(x):
     words = y.view(torch.int32) if REDUCE == "argmax" else y
     launch(row_reduce_kernel, BLOCK_DIM, x, words, RowTiling(x.numel() // cols, cols, TILE_LENGTH))
     return y
-'''
+''' + stream.SOURCE

@@ -2,12 +2,16 @@
 
 ``HEADER`` holds the placeholders, ``BODY`` the kernel; attention reuses the body."""
 
+from sandboxes.targets.npu.templates.src import stream
+
 HEADER = r'''TILE_LENGTH = ${TILE_LENGTH}
 """Elements of a row per chunk; rows longer than this take two passes (online max and sum)."""
 BUFFER_NUM = ${BUFFER_NUM}
 """Buffers per queue: 2 overlaps loading, exp and storing."""
 BLOCK_DIM = ${BLOCK_DIM}
 """Cores; rows are split over them."""
+PREFETCH = ${PREFETCH}
+"""1: each chunk's copy-in is issued while the chunk before it is reduced (ChunkStream); 0: when it is needed."""
 LOG = ${LOG}
 """True for log-softmax."""
 '''
@@ -40,32 +44,33 @@ class SoftmaxKernel:
             self.pipe.InitBuffer(self.inQueue, BUFFER_NUM, nbytes)
             self.pipe.InitBuffer(self.outQueue, BUFFER_NUM, nbytes)
             self.pipe.InitBuffer(self.work, 2 * nbytes)
+            rows = [r * self.cols for r in range(self.nrows)]
+            self.stream = ChunkStream(self.inQueue, self.xGm,
+                                      [(row + c, n) for row in rows for _ in range(2) for c, n in self.chunks])
 
     def Process(self):
         for r in range(self.nrows):
-            row_max, row_sum = self.Statistics(self.xGm[r * self.cols])
+            row_max, row_sum = self.Statistics()
             if LOG:
                 shift, scale = -(row_max + ScalarLog(row_sum)), 1.0
             else:
                 shift, scale = -row_max, 1.0 / row_sum
-            self.Normalise(self.xGm[r * self.cols], self.yGm[r * self.cols], shift, scale)
+            self.Normalise(self.yGm[r * self.cols], shift, scale)
 
-    def Load(self, src, n):
-        x = self.inQueue.AllocTensor(self.xGm.dtype)
-        CopyIn(x, src, n)
-        self.inQueue.EnQue(x)
-        x = self.inQueue.DeQue()
+    def Load(self, n):
+        """The next chunk of the stream (each row's chunks twice: statistics, then normalisation), scaled."""
+        x = self.stream.Next()
         if self.scale != 1.0:
             Muls(x, x, self.scale, n)
         return x
 
-    def Statistics(self, row):
+    def Statistics(self):
         """Pass 1: running max and sum of exp(x - max) over the chunks of one row."""
         scratch = self.work.Get(self.xGm.dtype)
         e, work = scratch, scratch[self.padded]
         row_max, row_sum = -math.inf, 0.0
-        for start, n in self.chunks:
-            x = self.Load(row[start], n)
+        for _, n in self.chunks:
+            x = self.Load(n)
             ReduceMax(work, x, work, n)
             chunk_max = work.GetValue(0)
             Adds(e, x, -chunk_max, n)
@@ -78,10 +83,10 @@ class SoftmaxKernel:
             row_max = new_max
         return row_max, row_sum
 
-    def Normalise(self, row, out, shift, scale):
+    def Normalise(self, out, shift, scale):
         """Pass 2: y = exp(x + shift) * scale, or x + shift for log-softmax."""
         for start, n in self.chunks:
-            x = self.Load(row[start], n)
+            x = self.Load(n)
             y = self.outQueue.AllocTensor(self.xGm.dtype)
             Adds(y, x, shift, n)
             if not LOG:
@@ -106,6 +111,6 @@ def run_softmax(x, scale=1.0):
     y = torch.empty_like(x)
     launch(softmax_kernel, BLOCK_DIM, x, y, SoftmaxTiling(x.numel() // cols, cols, TILE_LENGTH, scale))
     return y
-'''
+''' + stream.SOURCE
 
 SOURCE = HEADER + BODY

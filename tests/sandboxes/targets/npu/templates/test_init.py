@@ -29,7 +29,8 @@ def test_list_templates_exposes_families_sources_and_spaces():
     for template in families.values():
         assert "${" in template["source"] and "@kernel" in template["source"]
         assert all(template["defaults"][k] in v for k, v in template["space"].items())
-    assert {"TILE_LENGTH", "BUFFER_NUM", "BLOCK_DIM"} == set(families["softmax"]["space"])
+    assert {"TILE_LENGTH", "BUFFER_NUM", "BLOCK_DIM", "PREFETCH"} == set(families["softmax"]["space"])
+    assert {"TILE_LENGTH", "BUFFER_NUM", "BLOCK_DIM", "FUSE"} == set(families["elementwise"]["space"])
 
 
 TORCH = {"relu": torch.relu, "sigmoid": torch.sigmoid, "tanh": torch.tanh, "silu": F.silu, "gelu": F.gelu,
