@@ -55,6 +55,8 @@ class WindowKernel:
         self.pipe = TPipe()
         self.inQueue, self.outQueue = TQue(TPosition.VECIN), TQue(TPosition.VECOUT)
         self.table, self.taps, self.weights = TBuf(), TBuf(), TBuf()
+        self.channel, self.tap_weights = -1, []
+        """The channel whose KH * KW weights ``tap_weights`` holds (read once per run of its planes)."""
         if self.units > 0:
             size = sizeof(self.xGm.dtype)
             self.band = self.lead + self.in_rows * self.pitch + self.lead * STRIDE
@@ -131,7 +133,7 @@ class WindowKernel:
         band = self.inQueue.DeQue()
         acc = self.outQueue.AllocTensor(self.xGm.dtype)
         taps, table = self.taps.Get(self.xGm.dtype), self.table.Get(int32)
-        weights = (plane % self.t.channels) * KH * KW
+        weights = self.TapWeights(plane) if WINDOW == "depthwise" else None
         for kw in range(KW):
             if STRIDE == 1:
                 span = rows + (KH - 1) * DIL_H
@@ -141,7 +143,7 @@ class WindowKernel:
                 if STRIDE != 1:
                     Gather(taps, band, table, (self.lead + kh * DIL_H * self.pitch + kw * DIL_W - PAD_W) * size, n)
                 tap = taps[kh * DIL_H * self.owp] if STRIDE == 1 else taps
-                self.Combine(acc, tap, n, kh == 0 and kw == 0, weights + kh * KW + kw)
+                self.Combine(acc, tap, n, kh == 0 and kw == 0, None if weights is None else weights[kh * KW + kw])
         if WINDOW == "avg":
             Muls(acc, acc, 1.0 / (KH * KW), n)
         self.inQueue.FreeTensor(band)
@@ -160,10 +162,19 @@ class WindowKernel:
         else:
             Gather(dst, band, self.table.Get(int32), base, count)
 
-    def Combine(self, acc, tap, n, first, weight_index):
-        """acc (op)= tap; the first tap initialises acc."""
+    def TapWeights(self, plane):
+        """The KH * KW weights of the plane's channel as scalars, read from UB when the channel changes (a
+        core's consecutive units are the bands of one plane, so once per plane, not once per band)."""
+        channel = plane % self.t.channels
+        if channel != self.channel:
+            weights = self.weights.Get(self.xGm.dtype)
+            self.channel = channel
+            self.tap_weights = [weights.GetValue(channel * KH * KW + k) for k in range(KH * KW)]
+        return self.tap_weights
+
+    def Combine(self, acc, tap, n, first, weight):
+        """acc (op)= tap (times ``weight``, depthwise only); the first tap initialises acc."""
         if WINDOW == "depthwise":
-            weight = self.weights.Get(self.xGm.dtype).GetValue(weight_index)
             if first:
                 Muls(acc, tap, weight, n)
             else:

@@ -33,3 +33,20 @@ def test_bands_shrink_before_double_buffering_is_given_up():
     module = load(spec, {"TILE_LENGTH": 2048, "BUFFER_NUM": 2})
     *_, tiling = module.window_tiling(torch.randn(1, 1, 400, 400))
     assert tiling.buffers == 2 and 1 <= tiling.rows < 2048 // 40
+
+
+def test_depthwise_reads_each_planes_weights_once_not_once_per_band(monkeypatch):
+    from sandboxes.targets.npu.tensors import LocalTensor
+    from sandboxes.targets.npu.templates.select import single_operator
+
+    conv = torch.nn.Sequential(torch.nn.Conv2d(3, 3, 3, padding=1, groups=3, bias=False))
+    x = torch.randn(2, 3, 12, 8)
+    spec = single_operator(conv, [x])
+    assert (spec.op, spec.family) == ("depthwise_conv2d", "window")
+    module = load(spec, {"TILE_LENGTH": 32, "BUFFER_NUM": 2, "BLOCK_DIM": 2})  # 3 bands of 4 rows per plane
+    reads = []
+    get_value = LocalTensor.GetValue
+    monkeypatch.setattr(LocalTensor, "GetValue", lambda self, index: reads.append(index) or get_value(self, index))
+    with torch.no_grad():
+        torch.testing.assert_close(module.run_window(x, conv[0].weight), conv(x), atol=1e-5, rtol=1e-4)
+    assert len(reads) == 6 * 9  # each core's planes change channel at every plane: 9 reads per plane
