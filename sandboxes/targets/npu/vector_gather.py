@@ -46,15 +46,16 @@ def Gather(dst, src, srcOffsetLocal, srcBaseAddr: int, count: int) -> None:
     if count == 0:
         return
     size = np_dtype(src.dtype).itemsize
-    offsets = srcOffsetLocal._span(0, count).astype(np.int64) + int(srcBaseAddr)
-    if np.any(offsets % size):
+    index = srcOffsetLocal._span(0, count).astype(np.int64)  # byte offsets, then element indices (in place)
+    index += int(srcBaseAddr)
+    if (index & (size - 1)).any():  # element sizes are powers of two: & and >> are % and // here, and faster
         raise ParamError(f"Gather offsets must be multiples of sizeof({src.dtype}) = {size} bytes")
-    index = offsets // size
+    index >>= size.bit_length() - 1
     lowest, highest = int(index.min()), int(index.max())
     if lowest < 0 or highest >= src.GetSize():
         raise OutOfBoundsError(f"Gather reads element {highest if highest >= 0 else lowest} of a "
                                f"src of {src.GetSize()} elements: check srcBaseAddr and the offset table")
-    dst._span(0, count)[...] = src._span(0, highest + 1)[index]
+    np.take(src._span(0, highest + 1), index, out=dst._span(0, count))  # buffered: dst may overlap src
     core = current_core()
     repeats = -(-count * size // core.chip.vector_repeat_bytes)
     record_vector("Gather", "gather", repeats, [src._slot, srcOffsetLocal._slot], [dst._slot], dst.dtype, core)

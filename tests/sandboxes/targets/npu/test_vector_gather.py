@@ -45,6 +45,25 @@ def test_gather_rejects_bad_offsets():
         run(body(0, "int16"))
 
 
+def test_gather_into_its_own_source_and_offsets_aligned_by_the_base_address():
+    values = RNG.standard_normal(16).astype(np.float32)
+
+    def body(pipe, out):
+        data, offsets = ub_tensor(pipe, "float32", 16), ub_tensor(pipe, "int32", 16)
+        fill(data, values)
+        fill(offsets, np.arange(15, -1, -1) * 4 - 2)  # every offset 2 bytes short: srcBaseAddr 2 aligns them
+        Gather(data, data, offsets, 2, 16)
+        out["reversed"] = read(data, 16, "float32")
+    np.testing.assert_array_equal(run(body)["reversed"], values[::-1])
+
+    def negative(pipe, out):
+        src, dst, offsets = ub_tensor(pipe, "float32", 8), ub_tensor(pipe, "float32", 8), ub_tensor(pipe, "int32", 8)
+        Duplicate(offsets, -8, 8)
+        Gather(dst, src, offsets, 4, 8)
+    with pytest.raises(OutOfBoundsError, match="element -1 "):
+        run(negative)
+
+
 def test_cumsum_matches_numpy():
     values = RNG.standard_normal(200).astype(np.float32)
 

@@ -133,7 +133,9 @@ class WindowKernel:
         band = self.inQueue.DeQue()
         acc = self.outQueue.AllocTensor(self.xGm.dtype)
         taps, table = self.taps.Get(self.xGm.dtype), self.table.Get(int32)
-        weights = self.TapWeights(plane) if WINDOW == "depthwise" else None
+        weights = self.TapWeights(plane) if WINDOW == "depthwise" else [None] * (KH * KW)
+        tap_rows = [taps[kh * DIL_H * self.owp] for kh in range(KH)] if STRIDE == 1 else [taps] * KH
+        """Where each vertical tap starts in ``taps`` (aligned sub-tensors; one buffer for all KW offsets)."""
         for kw in range(KW):
             if STRIDE == 1:
                 span = rows + (KH - 1) * DIL_H
@@ -142,8 +144,7 @@ class WindowKernel:
             for kh in range(KH):
                 if STRIDE != 1:
                     Gather(taps, band, table, (self.lead + kh * DIL_H * self.pitch + kw * DIL_W - PAD_W) * size, n)
-                tap = taps[kh * DIL_H * self.owp] if STRIDE == 1 else taps
-                self.Combine(acc, tap, n, kh == 0 and kw == 0, None if weights is None else weights[kh * KW + kw])
+                self.Combine(acc, tap_rows[kh], n, kh == 0 and kw == 0, weights[kh * KW + kw])
         if WINDOW == "avg":
             Muls(acc, acc, 1.0 / (KH * KW), n)
         self.inQueue.FreeTensor(band)
