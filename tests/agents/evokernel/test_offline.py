@@ -1,9 +1,21 @@
+import sys
+import types
+from contextlib import closing
+
 import numpy as np
 import pytest
+import torch
 
+from agents.evokernel.config import EvoKernelConfig
+from agents.evokernel.context import Deps, build_context, signature
+from agents.evokernel.learn import attempt_record, learn
 from agents.evokernel.offline import OfflinePolicy, neighbours, params_key, remembered_moves, remembered_params
+from agents.evokernel.state import DRAFT, REFINE, apply_attempt, new_task_state
 from agents.evokernel.templates import NpuTemplates, template_library
 from benchmarks.kernels.tasks import load_tasks
+from memory.qmemory import EntryKind, QMemory, QMemoryConfig
+from sandboxes.targets.npu.launch import capture
+from tests.agents.evokernel.conftest import TASK
 
 
 @pytest.fixture(scope="module")
@@ -98,3 +110,119 @@ def test_refine_first_adopts_the_parameters_of_a_remembered_faster_kernel(policy
     assert proposal["params"] == faster["params"] and proposal["mutation"]["direction"] == "adopt"
     again = policy.refine(relu, start, [proposal["params_key"]], [slower, faster], np.random.default_rng(0))
     assert again["mutation"]["direction"] in ("up", "down")  # only remembered gains are adopted
+
+
+def simulated_ms(task, proposal) -> float:
+    """The proposal's solution run on the simulated NPU in this process: its launches' simulated time."""
+    module = types.ModuleType("solution")
+    sys.modules["solution"] = module
+    exec(compile(proposal["code"], "solution.py", "exec"), module.__dict__)
+    namespace: dict = {}
+    exec(compile(task.source, "task.py", "exec"), namespace)
+    torch.manual_seed(0)
+    with capture() as launches:
+        module.ModelNew(*namespace["get_init_inputs"]()).forward(*namespace["get_inputs"]())
+    return sum(launch.cycles / launch.clock_mhz for launch in launches) / 1e3
+
+
+def learned(kernel, task, deps, proposal, stage, start=None):
+    """One attempt of ``proposal`` through the real learn step into a SQLite memory, as the graph runs it."""
+    verdict = {"status": "correct", "feasible": True, "compiled": True, "latency_ms": simulated_ms(kernel, proposal),
+               "reference_ms": 1.0, "bottleneck": "vector", "roofline_fraction": 0.5, "profile": "",
+               "feedback": "ok", "extras": {}}
+    candidate = {**proposal, "attempt": task["attempts"] + 1, "stage": stage, "code_path": "unused.py",
+                 "start_point": start and start["attempt"], "start_memory_id": start and start["memory_id"]}
+    context = {"signature": signature(deps.config, task), "q_ids": []}
+    record = learn(kernel, task, context, attempt_record(task, candidate, verdict), deps, "run", proposal["code"], None)
+    return apply_attempt(task, record, deps.config.budget), record
+
+
+@pytest.fixture
+def two_tasks(tmp_path):
+    folder = tmp_path / "tasks"
+    folder.mkdir()
+    (folder / "softmax.py").write_text(TASK.format(doc="Softmax over the last dimension.",
+                                                   expr="torch.softmax(x, dim=1)"))
+    (folder / "l2_normalize.py").write_text(TASK.format(doc="Row-wise L2 normalisation.",
+                                                        expr="x / torch.norm(x, p=2, dim=1, keepdim=True)"))
+    return load_tasks(str(folder))
+
+
+def first_refinement(policy, kernel, deps, rng_seed=0):
+    """Draft ``kernel`` (learned into memory), then the offline policy's first refinement from what it retrieves."""
+    task, _ = learned(kernel, new_task_state(kernel, "evokernel"), deps, policy.draft(kernel, [], []), DRAFT)
+    task = {**task, "stage": REFINE}
+    context = build_context(kernel, task, deps, np.random.default_rng(rng_seed))
+    return policy.refine(kernel, context["start"]["params"], task["tried"], context["hints"],
+                         np.random.default_rng(rng_seed)), context
+
+
+def move_of(policy, kernel, task, param):
+    """The offline policy's refinement of the task's draft that moves ``param`` (the others skipped unmeasured)."""
+    tried = list(task["tried"])
+    while (proposal := policy.refine(kernel, task["start_points"][0]["params"], tried, [],
+                                     np.random.default_rng(0)))["mutation"]["param"] != param:
+        tried.append(proposal["params_key"])
+    return proposal
+
+
+def move_order(policy, kernel, task, hints, seed=0):
+    """Every refinement of the task's draft in the order the offline policy proposes them."""
+    start, tried, order = task["start_points"][0]["params"], list(task["tried"]), []
+    while (proposal := policy.refine(kernel, start, tried, hints, np.random.default_rng(seed))) is not None:
+        order.append((proposal["mutation"]["param"], proposal["mutation"]["direction"]))
+        tried.append(proposal["params_key"])
+    return order
+
+
+def test_a_prefetch_gain_is_recorded_in_memory_and_proposed_first_for_another_family(policy, two_tasks, tmp_path):
+    softmax, norm = sorted(two_tasks, key=lambda t: t.name != "softmax")
+    assert (policy.templates.template_for(softmax).name, policy.templates.template_for(norm).name) == ("softmax", "norm")
+    config = EvoKernelConfig(method="evokernel", budget=8, start_point_epsilon=0.0)
+    with closing(QMemory(tmp_path / "empty.sqlite", QMemoryConfig(embedding="hashed-tfidf"))) as empty:
+        without, _ = first_refinement(policy, norm, Deps(config, empty, policy))
+    assert without["mutation"]["param"] != "PREFETCH"  # this seed's first move with nothing remembered
+    with closing(QMemory(tmp_path / "m.sqlite", QMemoryConfig(embedding="hashed-tfidf"))) as memory:
+        deps = Deps(config, memory, policy)
+        task, draft = learned(softmax, new_task_state(softmax, "evokernel"), deps, policy.draft(softmax, [], []), DRAFT)
+        proposal = move_of(policy, softmax, task, "PREFETCH")
+        _, child = learned(softmax, {**task, "stage": REFINE}, deps, proposal, REFINE, task["start_points"][0])
+        assert child["latency_ms"] < draft["latency_ms"]  # the simulator models the earlier copy-in
+        practice = memory.store.find("kind = ?", (EntryKind.PRACTICE.value,), limit=5)
+        assert [p.meta["mutation"]["param"] for p in practice] == ["PREFETCH"]
+        with_memory, context = first_refinement(policy, norm, deps)
+        assert any((h.get("mutation") or {}).get("param") == "PREFETCH" for h in context["hints"])
+        assert (with_memory["mutation"]["param"], with_memory["mutation"]["direction"]) == ("PREFETCH", "up")
+        assert simulated_ms(norm, with_memory) < simulated_ms(norm, policy.draft(norm, [], []))
+
+
+@pytest.fixture
+def two_chains(tmp_path):
+    folder = tmp_path / "chains"
+    folder.mkdir()
+    (folder / "scale_tanh.py").write_text(TASK.format(doc="tanh(2x - 1).", expr="torch.tanh(x * 2.0 - 1.0)"))
+    (folder / "relu_sigmoid.py").write_text(TASK.format(doc="sigmoid(relu(x)).", expr="torch.sigmoid(torch.relu(x))"))
+    return sorted(load_tasks(str(folder)), key=lambda t: t.name != "scale_tanh")
+
+
+def test_unfusing_a_chain_is_recorded_as_a_loss_and_tried_last_on_the_next_chain(policy, two_chains, tmp_path):
+    first, second = two_chains
+    config = EvoKernelConfig(method="evokernel", budget=8, start_point_epsilon=0.0)
+    with closing(QMemory(tmp_path / "empty.sqlite", QMemoryConfig(embedding="hashed-tfidf"))) as empty:
+        task, _ = learned(second, new_task_state(second, "evokernel"), Deps(config, empty, policy),
+                          policy.draft(second, [], []), DRAFT)
+        before = move_order(policy, second, task, [])
+    assert before[-1] != ("FUSE", "down")  # with nothing remembered, this seed tries it earlier
+    with closing(QMemory(tmp_path / "m.sqlite", QMemoryConfig(embedding="hashed-tfidf"))) as memory:
+        deps = Deps(config, memory, policy)
+        task, draft = learned(first, new_task_state(first, "evokernel"), deps, policy.draft(first, [], []), DRAFT)
+        unfused = move_of(policy, first, task, "FUSE")
+        assert unfused["params"]["FUSE"] == 0
+        _, child = learned(first, {**task, "stage": REFINE}, deps, unfused, REFINE, task["start_points"][0])
+        assert child["latency_ms"] > 1.3 * draft["latency_ms"]  # two launches and a GM round trip
+        trace = memory.store.find("id = ?", (child["memory_id"],), limit=1)[0]
+        assert trace.meta["mutation"]["param"] == "FUSE" and trace.meta["improved"] is False
+        task, _ = learned(second, new_task_state(second, "evokernel"), deps, policy.draft(second, [], []), DRAFT)
+        context = build_context(second, {**task, "stage": REFINE}, deps, np.random.default_rng(0))
+        after = move_order(policy, second, task, context["hints"])
+        assert sorted(after) == sorted(before) and after[-1] == ("FUSE", "down")
