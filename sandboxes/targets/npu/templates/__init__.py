@@ -106,8 +106,8 @@ TEMPLATES = {
                         "BLOCK_DIM": 24}),
         KernelTemplate("row_loss", "losses made of one value per row: cross entropy (logsumexp minus the target's "
                        "logit), triplet margin (two row distances), hinge (per-column targets); per-core sums, "
-                       "then a one-core mean", ("cross_entropy", "triplet_margin", "hinge"), VECTOR_SPACE,
-                       VECTOR_DEFAULTS),
+                       "then a one-core mean", ("cross_entropy", "triplet_margin", "hinge"), STREAM_SPACE,
+                       {**VECTOR_DEFAULTS, "PREFETCH": 0}),
         KernelTemplate("triangle", "torch.triu / torch.tril of a matrix, row by row: an index compare and a select "
                        "per chunk", ("triu", "tril"), VECTOR_SPACE, VECTOR_DEFAULTS),
         KernelTemplate("attention", "softmax(q @ k^T * scale) @ v: a batched cube matmul with k transposed, the "

@@ -1,12 +1,14 @@
 """Template text of the row_loss family: losses built from one value per row (cross entropy, triplet
 margin, hinge), each core adding its rows' values, then full_reduce's one-core combine for the mean."""
 
-from sandboxes.targets.npu.templates.src import full_reduce
+from sandboxes.targets.npu.templates.src import full_reduce, stream
 
 HEADER = r'''TILE_LENGTH = ${TILE_LENGTH}
 """Elements of a row per chunk."""
 BUFFER_NUM = ${BUFFER_NUM}
 """Buffers per input queue: 2 loads the next chunk while the current one is reduced."""
+PREFETCH = ${PREFETCH}
+"""1: each chunk's copy-in is issued while the chunk before it is reduced (ChunkStream); 0: when it is needed."""
 BLOCK_DIM = ${BLOCK_DIM}
 """Cores; rows are split over them, each writes one partial sum."""
 LOSS = "${LOSS}"
@@ -53,6 +55,20 @@ class RowLossKernel:
             if LOSS == "triplet":
                 self.pipe.InitBuffer(self.in3Queue, BUFFER_NUM, nbytes)
             self.pipe.InitBuffer(self.work, 2 * nbytes)
+            self.Streams()
+
+    def Streams(self):
+        """The chunks each input queue loads, in the order the loss reads them (cross entropy: each row twice)."""
+        spans = [(c, min(self.tile, self.cols - c)) for c in range(0, self.cols, self.tile)]
+        rows = [r * self.cols for r in range(self.nrows)]
+        passes = 2 if LOSS == "cross_entropy" else 1
+        self.xs = ChunkStream(self.inQueue, self.xGm, [(row + c, n) for row in rows for _ in range(passes)
+                                                       for c, n in spans])
+        if LOSS == "hinge":
+            self.x2s = ChunkStream(self.in2Queue, self.x2Gm, [(c, n) for _ in rows for c, n in spans])
+        elif LOSS == "triplet":
+            self.x2s = ChunkStream(self.in2Queue, self.x2Gm, [(row + c, n) for row in rows for c, n in spans])
+            self.x3s = ChunkStream(self.in3Queue, self.x3Gm, [(row + c, n) for row in rows for c, n in spans])
 
     def Process(self):
         total = 0.0
@@ -60,9 +76,9 @@ class RowLossKernel:
             if LOSS == "cross_entropy":
                 total += self.CrossEntropy(r)
             elif LOSS == "triplet":
-                total += self.Triplet(r)
+                total += self.Triplet()
             else:
-                total += self.Hinge(r)
+                total += self.Hinge()
         out = self.outQueue.AllocTensor(self.pGm.dtype)
         Duplicate(out, 0.0, PARTIAL)
         out.SetValue(0, total)
@@ -70,12 +86,6 @@ class RowLossKernel:
         out = self.outQueue.DeQue()
         DataCopy(self.pGm, out, PARTIAL)
         self.outQueue.FreeTensor(out)
-
-    def Load(self, queue, src, n):
-        x = queue.AllocTensor(self.pGm.dtype)
-        CopyIn(x, src, n)
-        queue.EnQue(x)
-        return queue.DeQue()
 
     def Sum(self, tile, n):
         """The sum of a chunk on the scalar unit (ReduceSum into the work buffer)."""
@@ -89,14 +99,14 @@ class RowLossKernel:
         row_max = -math.inf
         for start in range(0, self.cols, self.tile):
             n = min(self.tile, self.cols - start)
-            x = self.Load(self.inQueue, self.xGm[row + start], n)
+            x = self.xs.Next()
             ReduceMax(work, x, work[self.padded], n)
             row_max = max(row_max, work.GetValue(0))
             self.inQueue.FreeTensor(x)
         row_sum = 0.0
         for start in range(0, self.cols, self.tile):
             n = min(self.tile, self.cols - start)
-            x = self.Load(self.inQueue, self.xGm[row + start], n)
+            x = self.xs.Next()
             Adds(x, x, -row_max, n)
             Exp(x, x, n)
             row_sum += self.Sum(x, n)
@@ -104,15 +114,14 @@ class RowLossKernel:
         target = self.x2Gm.GetValue(2 * r)
         return row_max + ScalarLog(row_sum) - self.xGm.GetValue(row + target)
 
-    def Triplet(self, r):
-        """max(d(a, p) - d(a, n) + MARGIN, 0) with d(u, v) = ||u - v + EPS||."""
-        row = r * self.cols
+    def Triplet(self):
+        """max(d(a, p) - d(a, n) + MARGIN, 0) with d(u, v) = ||u - v + EPS|| for the next row."""
         squares = [0.0, 0.0]
         for start in range(0, self.cols, self.tile):
             n = min(self.tile, self.cols - start)
-            a = self.Load(self.inQueue, self.xGm[row + start], n)
-            for k, (queue, other) in enumerate(((self.in2Queue, self.x2Gm), (self.in3Queue, self.x3Gm))):
-                b = self.Load(queue, other[row + start], n)
+            a = self.xs.Next()
+            for k, (queue, chunks) in enumerate(((self.in2Queue, self.x2s), (self.in3Queue, self.x3s))):
+                b = chunks.Next()
                 Sub(b, a, b, n)
                 Adds(b, b, EPS, n)
                 Mul(b, b, b, n)
@@ -121,13 +130,13 @@ class RowLossKernel:
             self.inQueue.FreeTensor(a)
         return max(ScalarSqrt(squares[0]) - ScalarSqrt(squares[1]) + MARGIN, 0.0)
 
-    def Hinge(self, r):
-        """The sum over row r of max(1 - x * t, 0), t the per-column targets."""
-        row, total = r * self.cols, 0.0
+    def Hinge(self):
+        """The sum over the next row of max(1 - x * t, 0), t the per-column targets."""
+        total = 0.0
         for start in range(0, self.cols, self.tile):
             n = min(self.tile, self.cols - start)
-            x = self.Load(self.inQueue, self.xGm[row + start], n)
-            t = self.Load(self.in2Queue, self.x2Gm[start], n)
+            x = self.xs.Next()
+            t = self.x2s.Next()
             Mul(x, x, t, n)
             Muls(x, x, -1.0, n)
             Adds(x, x, 1.0, n)
@@ -157,6 +166,6 @@ def run_row_loss(x, x2, x3=None):
     divisor = x.numel() if LOSS == "hinge" else rows
     launch(combine_kernel, 1, partial, y, FullReduceTiling(x.numel(), TILE_LENGTH, BLOCK_DIM, divisor))
     return y
-'''
+''' + stream.SOURCE
 
 SOURCE = HEADER + full_reduce.COMBINE + BODY
