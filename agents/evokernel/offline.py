@@ -31,7 +31,9 @@ ADOPT = "adopt"
 
 
 class KernelTemplate(Protocol):
-    """A parameterised kernel of the target language (tile length, buffer count, block_dim, ...)."""
+    """A parameterised kernel of the target language: on npu tile length, buffer count, block_dim, cube tiles,
+    the order of the pipes (PREFETCH: a chunk's copy-in issued before the vector work of the one before it)
+    and fusion (FUSE: fused stages in one launch or one launch each)."""
 
     name: str
     space: dict[str, list[Any]]
