@@ -86,8 +86,8 @@ TEMPLATES = {
                        VECTOR_SPACE, {**VECTOR_DEFAULTS, "TILE_LENGTH": 2048}),
         KernelTemplate("scan", "prefix sums over the last dimension (inclusive, exclusive, reversed, of x * mask) "
                        "and prefix products (log domain), CumSum per chunk with a carried total",
-                       ("cumsum", "cumprod", "cumsum_reverse", "cumsum_exclusive", "cumsum_masked"), VECTOR_SPACE,
-                       VECTOR_DEFAULTS),
+                       ("cumsum", "cumprod", "cumsum_reverse", "cumsum_exclusive", "cumsum_masked"), STREAM_SPACE,
+                       {**VECTOR_DEFAULTS, "PREFETCH": 0}),
         KernelTemplate("full_reduce", "sum/mean of every element (after fused element-wise stages): per-core "
                        "partial sums, then a one-core combine", ("sum_all", "mean_all"), VECTOR_SPACE,
                        VECTOR_DEFAULTS),

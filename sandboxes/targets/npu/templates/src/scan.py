@@ -1,9 +1,13 @@
 """Template text of the scan family (${PARAM} placeholders are filled by templates.render_kernel)."""
 
+from sandboxes.targets.npu.templates.src import stream
+
 SOURCE = r'''TILE_LENGTH = ${TILE_LENGTH}
 """Elements of a row per CumSum call; the running total carries from chunk to chunk."""
 BUFFER_NUM = ${BUFFER_NUM}
 """Buffers per queue: 2 overlaps loading, scanning and storing."""
+PREFETCH = ${PREFETCH}
+"""1: each chunk's copy-in (of x, and of the mask) is issued while the chunk before it is scanned (ChunkStream)."""
 BLOCK_DIM = ${BLOCK_DIM}
 """Cores; rows are split over them."""
 SCAN = "${SCAN}"
@@ -48,6 +52,12 @@ class ScanKernel:
                 self.tables = self.ReverseTables()
             if SCAN == "prod":
                 self.pipe.InitBuffer(self.flags, AlignUp(self.padded // 8, 32))
+            starts = list(range(0, self.cols, self.tile))
+            order = [(r * self.cols + c, min(self.tile, self.cols - c)) for r in range(self.nrows)
+                     for c in (reversed(starts) if REVERSE else starts)]
+            self.xs = ChunkStream(self.inQueue, self.xGm, order)
+            if MASKED:
+                self.ms = ChunkStream(self.maskQueue, self.mGm, order)
 
     def Process(self):
         for r in range(self.nrows):
@@ -55,27 +65,17 @@ class ScanKernel:
             starts = list(range(0, self.cols, self.tile))
             for start in reversed(starts) if REVERSE else starts:
                 n = min(self.tile, self.cols - start)
-                self.CopyIn(r * self.cols + start, n)
                 carry = self.Compute(n, carry)
                 self.CopyOut(self.yGm[r * self.cols + start], n)
-
-    def CopyIn(self, offset, n):
-        x = self.inQueue.AllocTensor(self.xGm.dtype)
-        CopyIn(x, self.xGm[offset], n)
-        self.inQueue.EnQue(x)
-        if MASKED:
-            m = self.maskQueue.AllocTensor(uint8)
-            CopyIn(m, self.mGm[offset], n)
-            self.maskQueue.EnQue(m)
 
     def Compute(self, n, carry):
         """The scan of one chunk continuing ``carry`` (the total so far, and for prod the count of negative
         elements so far); returns the new carry."""
-        x = self.inQueue.DeQue()
+        x = self.xs.Next()
         y = self.outQueue.AllocTensor(self.xGm.dtype)
         work = self.work.Get(self.xGm.dtype)
         if MASKED:
-            m = self.maskQueue.DeQue()
+            m = self.ms.Next()
             Cast(work, m, RoundMode.CAST_NONE, n)
             Mul(x, x, work, n)
             self.maskQueue.FreeTensor(m)
@@ -159,4 +159,4 @@ def run_scan(x, mask=None):
     y = torch.empty_like(x)
     launch(scan_kernel, BLOCK_DIM, x, mask, y, ScanTiling(x.numel() // cols, cols, TILE_LENGTH))
     return y
-'''
+''' + stream.SOURCE

@@ -18,6 +18,8 @@ CASES = {
     "argmax": (OpSpec("argmax_rows", "row_reduce", ["x"]), "run_row_reduce", lambda: (torch.randn(5, 2500),)),
     "triplet": (OpSpec("triplet", "row_loss", ["a", "p", "n"], {"loss": "triplet", "margin": 0.5, "eps": 1e-6}),
                 "run_row_loss", lambda: tuple(torch.randn(3, 6, 3000).unbind(0))),
+    "masked_cumsum": (OpSpec("cumsum_masked", "scan", ["x", "m"]), "run_scan",
+                      lambda: (torch.randn(4, 3000), torch.rand(4, 3000) > 0.5)),
 }
 
 
@@ -41,6 +43,6 @@ def test_prefetch_gives_the_same_result_in_fewer_cycles_with_two_buffers(case):
 
 
 def test_the_families_that_stream_expose_prefetch_off_by_default():
-    for family in ("softmax", "norm", "row_reduce", "row_loss"):
+    for family in ("softmax", "norm", "row_reduce", "row_loss", "scan"):
         template = get_template(family)
         assert template.space["PREFETCH"] == [0, 1] and template.defaults["PREFETCH"] == 0
