@@ -16,8 +16,10 @@ from typing import Sequence
 from sandboxes.base import Limits, RunResult, Sandbox
 from sandboxes.targets.base import BuildOutcome, ExtensionSpec
 from sandboxes.targets.cache import BuildCache
+from sandboxes.targets.inline_build import KEPT_CPP, KEPT_CUDA_DIR
 from sandboxes.targets.native import artifact_name, inline_module_name
-from sandboxes.targets.native_check import PROBE_FILES, check_version, judge, probe_script
+from sandboxes.targets.native_check import (PROBE_FILES, Checked, check_version, judge, line_control_refusal,
+                                            probe_script)
 from sandboxes.targets.snapshot import code_snapshot
 from sandboxes.telemetry import emit
 
@@ -29,8 +31,9 @@ REFUSED_FLAG_PREFIXES = ("-fplugin",
                          "-fdump", "-fopt-info", "-fprofile", "-fauto-profile", "-fstack-usage", "-fcallgraph-info",
                          "-fsave-optimization-record", "-fdiagnostics-format", "-fdiagnostics-add-output",
                          "-fdiagnostics-set-output", "-fcompare-debug", "-flto", "-fltrans", "-fwpa",
-                         # flags under which the checked preprocessing does not show the code that is compiled
-                         "-fdirectives-only", "-fpreprocessed")
+                         # flags under which the checked preprocessing does not show the code that is compiled,
+                         # or the compiler reads the source's bytes as other characters than the checks do
+                         "-fdirectives-only", "-fpreprocessed", "-finput-charset")
 FORWARDING_PREFIXES = ("-Wl,", "-Wa,", "-Wp,", "-Xcompiler=", "-Xcompiler,", "-Xlinker=", "-Xlinker,")
 LINKER_FORWARDING = ("-Wl,", "-Xlinker=", "-Xlinker,")
 PLAIN_FLAG = re.compile(r"[\w+=.,:/-]+")
@@ -148,6 +151,9 @@ class CachedBuilder:
         bad_flag = check_flags(spec)
         if bad_flag:
             return BuildOutcome(ok=False, error=bad_flag)
+        forged_lines = line_control_refusal([*spec.cpp_sources, *spec.cuda_sources])
+        if forged_lines is not None:
+            return forged_lines
         started = time.perf_counter()
         outcome, files = self.compile(spec, digest, sandbox)
         outcome.seconds = time.perf_counter() - started
@@ -166,12 +172,12 @@ class CachedBuilder:
 
 
 def compile_cpp(spec: ExtensionSpec, sandbox: Sandbox) -> tuple[BuildOutcome, dict[str, bytes]]:
-    """g++ -O3 -fopenmp -shared for a :func:`load_cpp` library, preprocessed and symbol-checked beside it."""
-    flags = ["-O3", "-march=native", "-fopenmp", "-std=c++17", *spec.extra_cflags, "-shared", "-fPIC"]
-    # the same flags for the build and the checked preprocessing: -fPIC alone undefines __PIE__, which could
-    # otherwise choose different code for each
-    build = ["g++", *flags, "kernel.cpp", "-o", "lib.so"]
-    script = probe_script(build, [(["g++", "-E", *flags, "kernel.cpp"], "kernel.cpp")], "lib.so")
+    """g++ -O3 -fopenmp -shared for a :func:`load_cpp` library; the native check reads the compile's own
+    preprocessed source (kernel.ii) and the library's symbols and instructions."""
+    flags = ["-O3", "-march=native", "-fopenmp", "-std=c++17", *spec.extra_cflags, "-fPIC"]
+    build = [["g++", *flags, "-save-temps=obj", "-c", "kernel.cpp", "-o", "kernel.o"],
+             ["g++", *flags, "-shared", "kernel.o", "-o", "lib.so"]]
+    script = probe_script(build, [Checked("kernel.ii", "kernel.cpp")], "lib.so")
     started = time.perf_counter()
     result = sandbox.run(["sh", "-c", script], files={"kernel.cpp": "\n".join(spec.cpp_sources).encode()},
                          limits=compile_limits(120.0), collect=["lib.so", *PROBE_FILES])
@@ -190,17 +196,15 @@ def torch_flags(spec: ExtensionSpec) -> list[str]:
 
 def compile_inline(spec: ExtensionSpec, digest: str, sandbox: Sandbox,
                    code: Path) -> tuple[BuildOutcome, dict[str, bytes]]:
-    """torch's own load_inline inside the sandbox (ninja + g++), collecting the built module; its
-    main.cpp (and cuda.cu) are preprocessed and the module's symbols listed for the native check."""
+    """torch's own load_inline inside the sandbox (ninja + g++), collecting the built module; the native
+    check reads the preprocessed main.cpp (and cuda.cu) that the build kept, and the module's symbols."""
     name = inline_module_name(digest)
     files = {"spec.json": json.dumps({"spec": spec.to_json(), "module": name}).encode()}
-    build = [sys.executable, "-m", "sandboxes.targets.inline_build", "spec.json"]
-    common = ["-std=c++17", "-fPIC", f"-DTORCH_EXTENSION_NAME={name}", "-DTORCH_API_INCLUDE_EXTENSION_H",
-              *torch_flags(spec)]  # -fPIC as torch compiles the sources
-    sources = [(["g++", "-E", *common, *spec.extra_cflags, "build/main.cpp"], "build/main.cpp")]
+    build = [[sys.executable, "-m", "sandboxes.targets.inline_build", "spec.json"]]
+    checked = [Checked(f"build/{KEPT_CPP}", "main.cpp")]
     if spec.cuda_sources:
-        sources.append((["nvcc", "-E", *common, *spec.extra_cuda_cflags, "build/cuda.cu"], "build/cuda.cu"))
-    script = probe_script(build, sources, f"build/{name}.so", build_first=True)
+        checked.append(Checked(f"build/{KEPT_CUDA_DIR}/*.ii", "cuda.cu"))
+    script = probe_script(build, checked, f"build/{name}.so")
     env = {"PYTHONPATH": str(code), "MAX_JOBS": "2", "TORCH_EXTENSIONS_DIR": "torch_extensions"}
     started = time.perf_counter()
     result = sandbox.run(["sh", "-c", script], files=files, env=env, limits=compile_limits(readonly=[str(code)]),

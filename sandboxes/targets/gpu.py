@@ -19,7 +19,7 @@ from sandboxes.targets.base import (Availability, BuildOutcome, ExtensionSpec, R
                                     TimingMode)
 from sandboxes.targets.cache import BuildCache
 from sandboxes.targets.compile import CachedBuilder, compile_limits, outcome_of, torch_flags
-from sandboxes.targets.native_check import PROBE_FILES, judge, probe_script
+from sandboxes.targets.native_check import PROBE_FILES, Checked, judge, probe_script
 from sandboxes.targets.cpu import CpuTarget
 
 NOT_TIMED = "not timed: no GPU"
@@ -51,12 +51,13 @@ class NvccBuilder(CachedBuilder):
 
 
 def nvcc_check(spec: ExtensionSpec, sandbox: Sandbox) -> tuple[BuildOutcome, dict[str, bytes]]:
-    """Compile the CUDA sources to an object file against torch's headers, as load_inline would, and
-    run the native check on the preprocessed source and the object's undefined symbols."""
+    """Compile the CUDA sources to an object file against torch's headers, as load_inline would, and run
+    the native check on the host and device sources nvcc kept (``--keep``) and on the object."""
     flags = ["-O3", "-std=c++17", "-Xcompiler", "-fPIC", "--expt-relaxed-constexpr",
              "-DTORCH_EXTENSION_NAME=" + spec.name, *torch_flags(spec), *spec.extra_cuda_cflags]
-    build = ["nvcc", "-c", "kernel.cu", "-o", "kernel.o", *flags]  # the preprocessing below takes the same flags
-    script = probe_script(build, [(["nvcc", "-E", *flags, "kernel.cu"], "kernel.cu")], "kernel.o")
+    compile_keeping = ["nvcc", "-c", "kernel.cu", "-o", "kernel.o", "--keep", "--keep-dir", "kept", *flags]
+    build = [["mkdir", "-p", "kept"], compile_keeping]
+    script = probe_script(build, [Checked("kept/*.ii", "kernel.cu")], "kernel.o")
     source = TORCH_INCLUDE_PREAMBLE + "\n".join(spec.cuda_sources)
     started = time.perf_counter()
     result = sandbox.run(["sh", "-c", script], files={"kernel.cu": source.encode()}, limits=compile_limits(900.0),

@@ -1,7 +1,8 @@
 """Sandbox-side script: build one ``load_inline`` spec with torch's own machinery.
 
 Usage (inside the sandbox work dir): ``python -m sandboxes.targets.inline_build spec.json``.
-The module lands in ``build/<module>.so``; compiler errors go to stderr, exit code 1.
+The module lands in ``build/<module>.so``; compiler errors go to stderr, exit code 1. The compilers keep
+their preprocessed sources (``build/main.ii``, ``build/keep/*.ii`` for CUDA) for the native check.
 """
 
 from __future__ import annotations
@@ -10,6 +11,11 @@ import json
 import os
 import sys
 
+KEPT_CPP = "main.ii"
+"""g++'s preprocessed main.cpp, kept by ``-save-temps=obj`` beside main.o."""
+KEPT_CUDA_DIR = "keep"
+"""Where nvcc keeps its intermediate files (the host and device preprocessed cuda.cu among them)."""
+
 
 def main(spec_path: str) -> int:
     """Build the spec named in ``spec_path``; return the process exit code."""
@@ -17,8 +23,11 @@ def main(spec_path: str) -> int:
 
     data = json.loads(open(spec_path).read())
     spec, module = data["spec"], data["module"]
-    os.makedirs("build", exist_ok=True)
+    keep_dir = os.path.abspath(os.path.join("build", KEPT_CUDA_DIR))
+    os.makedirs(keep_dir, exist_ok=True)
     flags = {key: list(spec[key]) for key in ("extra_cflags", "extra_cuda_cflags", "extra_ldflags")}
+    flags["extra_cflags"].append("-save-temps=obj")
+    flags["extra_cuda_cflags"] += ["--keep", f"--keep-dir={keep_dir}"]
     try:
         load_inline(name=module, cpp_sources=list(spec["cpp_sources"]), cuda_sources=list(spec["cuda_sources"]) or None,
                     functions=list(spec["functions"]) or None, **flags,

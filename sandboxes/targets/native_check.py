@@ -1,10 +1,12 @@
-"""Native code judged by the compiler: a build preprocesses the solution's source (``-E``) and lists
-the built object's undefined symbols, inside the sandbox, beside the compile itself; the host then
-refuses inline assembly, OpenMP thread-count clauses and any symbol off :mod:`sandboxes.targets.symbols`.
+"""Native code judged by the compiler: the build keeps its own preprocessed source, lists the built
+object's undefined symbols and its instructions, inside the sandbox; the host then refuses inline
+assembly, OpenMP thread-count clauses, any symbol off :mod:`sandboxes.targets.symbols`, and system-call
+and clock-read instructions. A source that renames its own lines (``#line``) is refused before the build.
 
-The sandbox returns two small files: ``user.i`` (the preprocessed lines that come from the solution's
-own file, macros expanded, comments gone) and ``undefined.txt`` (``nm -u`` names, demangled without
-parameters). A rejected build is not cached as loadable: only its verdict is stored.
+The sandbox returns three small files: ``user.i`` (the preprocessed lines that come from the solution's
+own file, macros expanded, comments gone), ``undefined.txt`` (``nm -u`` names, demangled without
+parameters) and ``instructions.txt`` (refused mnemonics found by ``objdump -d``, counted). A rejected
+build is not cached as loadable: only its verdict is stored.
 """
 
 from __future__ import annotations
@@ -12,16 +14,20 @@ from __future__ import annotations
 import hashlib
 import re
 import shlex
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from sandboxes.targets import symbols
+from sandboxes.targets import directives, symbols
 from sandboxes.targets.base import BuildOutcome
 
 USER_LINES = "user.i"
 UNDEFINED = "undefined.txt"
-PROBE_FILES = (USER_LINES, UNDEFINED)
-PREPROCESSED = "pre.i"
+INSTRUCTIONS = "instructions.txt"
+PROBE_FILES = (USER_LINES, UNDEFINED, INSTRUCTIONS)
+SYSTEM_CALLS = ("syscall", "sysenter", "int", "svc")
+CLOCK_READS = ("rdtsc", "rdtscp", "rdpid", "rdpmc", "cntvct_el0", "cntpct_el0", "pmccntr_el0")
+REFUSED_INSTRUCTIONS = SYSTEM_CALLS + CLOCK_READS
 STRING = re.compile(r'R"([^(\s]*)\((?:.|\n)*?\)\1"|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'')
 INLINE_ASM = re.compile(r"\b(?:asm|__asm|__asm__)\b")
 THREAD_COUNT = re.compile(r"^\s*#\s*pragma\s+omp\b.*\bnum_threads\s*\(", re.MULTILINE)
@@ -31,35 +37,68 @@ MAX_NAMED = 8
 def check_version() -> str:
     """Identity of the native checks (part of the build cache's salt: a cached build was checked by these rules)."""
     digest = hashlib.sha256()
-    for module in (symbols.__file__, __file__, Path(__file__).with_name("compile.py")):  # compile.py: the flag rules
+    rules = (symbols.__file__, directives.__file__, __file__, Path(__file__).with_name("compile.py"))  # + flag rules
+    for module in rules:
         digest.update(Path(module).read_bytes())
     return digest.hexdigest()[:12]
 
 
-def probe_script(build: Sequence[str], sources: Sequence[tuple[Sequence[str], str]], artifact: str,
-                 build_first: bool = False) -> str:
-    """A shell script that builds ``artifact`` with ``build`` and leaves ``user.i`` and ``undefined.txt``.
+@dataclass(frozen=True)
+class Checked:
+    """Preprocessed text that the build itself wrote (``files``, a shell glob in the work dir), and the
+    file name that its line markers give the solution's own source (``source``, a base name)."""
 
-    ``sources``: (compiler invocation with ``-E`` writing to stdout, the file name its line markers give
-    the solution's own source). ``build_first`` when the build writes the sources it compiles (load_inline).
-    The probe's own files exist before both the build and the preprocessing, so that ``__has_include`` of one
-    of them cannot see one thing in the compiled code and another in the checked text."""
-    lines = [f": > {USER_LINES}", f": > {PREPROCESSED}"]
-    for preprocess, source in sources:
-        marker = shlex.quote(f'/^# [0-9]+ "/ {{keep = ($3 == "\\"{source}\\""); next}} keep')
-        lines += [f"{shlex.join(preprocess)} > {PREPROCESSED}", f"awk {marker} {PREPROCESSED} >> {USER_LINES}"]
-    lines.insert(2 if build_first else len(lines), shlex.join(build))
-    lines.append(f"nm -u {shlex.quote(artifact)} | awk '{{print $NF}}' | sed 's/@.*//' | c++filt -p > {UNDEFINED}")
+    files: str
+    source: str
+
+
+def probe_script(build: Sequence[Sequence[str]], checked: Sequence[Checked], artifact: str) -> str:
+    """A shell script that runs the ``build`` commands and leaves ``user.i``, ``undefined.txt`` and
+    ``instructions.txt``. The checked text is the build's own preprocessed output (``-save-temps``,
+    nvcc ``--keep``), so no flag, define or file can make the compiled code differ from the checked one."""
+    lines = [shlex.join(step) for step in build] + [f": > {USER_LINES}"]
+    for item in checked:
+        keep = shlex.quote(_marker_filter(item.source))
+        missing = shlex.quote(f"the build left no preprocessed {item.files} to check")
+        lines.append(f'for f in {item.files}; do [ -s "$f" ] || {{ echo {missing} >&2; exit 1; }}; '
+                     f'awk {keep} "$f" >> {USER_LINES}; done')
+    quoted = shlex.quote(artifact)
+    lines.append(f"nm -u {quoted} | awk '{{print $NF}}' | sed 's/@.*//' | c++filt -p > {UNDEFINED}")
+    lines.append(f"objdump -d --no-show-raw-insn {quoted} | awk -F'\\t' {shlex.quote(_instruction_filter())} "
+                 f"| sort | uniq -c > {INSTRUCTIONS}")
     return "set -e\n" + "\n".join(lines)
 
 
+def _marker_filter(source: str) -> str:
+    """awk: print the lines whose line marker names ``source`` (alone or at the end of a path)."""
+    return (f'/^# [0-9]+ "/ {{ name = $0; sub(/^# [0-9]+ "/, "", name); sub(/"( [1-4])*$/, "", name); '
+            f'keep = (name == "{source}" || substr(name, length(name) - {len(source)}) == "/{source}"); next }} keep')
+
+
+def _instruction_filter() -> str:
+    """awk over objdump's lines: print each refused mnemonic or operand word of an instruction."""
+    words = "|".join(REFUSED_INSTRUCTIONS)
+    return f'NF > 1 {{ n = split($2, w, /[ ,]+/); for (i = 1; i <= n; i++) if (w[i] ~ /^({words})$/) print w[i] }}'
+
+
+def line_control_refusal(sources: Sequence[str]) -> BuildOutcome | None:
+    """A rejection when a source renames its own lines (``#line``, GNU line markers): the check tells the
+    solution's lines from the headers' by their line markers, which such a directive would forge."""
+    found = [text for source in sources for text in directives.line_controls(source)]
+    if not found:
+        return None
+    return _rejected("native_escape", f"line directives are not allowed (they would hide code from the native "
+                                      f"check): {found[0][:80]}")
+
+
 def judge(files: Mapping[str, bytes], build: str) -> BuildOutcome | None:
-    """A rejected outcome when the probe's files show inline assembly, a thread-count clause or a refused
-    symbol; None when the build passes (or produced no probe, which is itself a rejection)."""
+    """A rejected outcome when the probe's files show inline assembly, a thread-count clause, a system-call
+    or clock-read instruction or a refused symbol; None when the build passes (no probe is a rejection)."""
     if not all(name in files for name in PROBE_FILES):
         return _rejected("native_escape", "the build left no preprocessed source or symbol list to check")
     user = files[USER_LINES].decode(errors="replace")
     problems = [*source_problems(user)]
+    problems += instruction_problems(files[INSTRUCTIONS].decode(errors="replace"))
     found = symbols.refused(files[UNDEFINED].decode(errors="replace").splitlines(), build)
     problems += [(rule, _symbol_message(rule, names)) for rule, names in sorted(found.items(), reverse=True)]
     if not problems:
@@ -78,6 +117,22 @@ def source_problems(user: str) -> list[tuple[str, str]]:
     if THREAD_COUNT.search(code):
         problems.append(("native_escape", "an OpenMP num_threads(...) clause changes the thread count; the harness "
                                           "sets it (--threads)"))
+    return problems
+
+
+def instruction_problems(listing: str) -> list[tuple[str, str]]:
+    """System calls and clock reads among the built code's instructions (``uniq -c`` lines of mnemonics):
+    they need no symbol (an intrinsic such as ``__rdtsc()`` is neither a call nor inline assembly)."""
+    counts = {word: int(count) for count, word in (line.split() for line in listing.splitlines() if line.strip())}
+    problems = []
+    calls = [name for name in SYSTEM_CALLS if name in counts]
+    if calls:
+        problems.append(("native_escape", f"the built code makes system calls itself ({', '.join(calls)} "
+                                          "instructions); native code may not"))
+    clocks = [name for name in CLOCK_READS if name in counts]
+    if clocks:
+        problems.append(("native_escape", f"the built code reads a hardware clock ({', '.join(clocks)}); the "
+                                          "harness does the timing"))
     return problems
 
 

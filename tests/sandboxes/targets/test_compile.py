@@ -37,7 +37,8 @@ def test_flag_allow_list():
                                   "-fopt-info-all=user.i", "-fdump-tree-all", "-Xcompiler=-fdump-rtl-all=x",
                                   "-fprofile-generate=/tmp", "-fdirectives-only", "-Wp,-fdirectives-only",
                                   "-l:libc.a", "-l/usr/lib/libc.a", "-Wl,@/tmp/options", "-Wa,@opts",
-                                  "-Wl,-f/tmp/filter.so"])
+                                  "-Wl,-f/tmp/filter.so", "-finput-charset=IBM1047",
+                                  "-Xcompiler=-finput-charset=UTF-16"])
 def test_flags_cannot_smuggle_options_past_the_allow_list(flag):
     """load_inline's ninja file is split by a shell, and -Wl,/-Xcompiler forward options to other tools."""
     assert "not allowed" in check_flags(ExtensionSpec(kind="load_inline", name="a", extra_cuda_cflags=(flag,)))
@@ -89,8 +90,7 @@ def test_a_build_the_native_check_refuses_is_cached_as_a_verdict_without_a_libra
 
 ASM_WITHOUT_PIE = ('#ifndef __PIE__\n#define EXTRA asm volatile("nop");\n#else\n#define EXTRA\n#endif\n'
                    'extern "C" void twice(float* out, const float* x, long n) { EXTRA out[0] = x[0] * n; }')
-NEEDS_PROBE_FILES = ('#if !__has_include("pre.i") || !__has_include("user.i")\n#error built without the probe files\n'
-                     '#endif\n' + GOOD)
+FORGED_LINES = '#line 1 "/usr/include/stdlib.h"\n#define EXTRA asm volatile("nop");\n' + GOOD.replace("{", "{ EXTRA", 1)
 
 
 def test_the_checked_preprocessing_takes_the_build_flags(sandbox, fresh_cache):
@@ -99,10 +99,10 @@ def test_the_checked_preprocessing_takes_the_build_flags(sandbox, fresh_cache):
     assert not outcome.ok and "[native_asm]" in outcome.error
 
 
-def test_the_build_sees_the_probe_files_the_preprocessing_sees(sandbox, fresh_cache):
-    """__has_include of a probe file cannot choose one branch for the build and another for the check."""
-    outcome = CachedBuilder("cpu", ["g++"], fresh_cache).build(spec(NEEDS_PROBE_FILES), sandbox)
-    assert outcome.ok, outcome.error
+def test_a_source_that_renames_its_lines_is_refused_before_the_build(sandbox, fresh_cache):
+    """#line would make its code look like a system header's to the check (it was built and passed before)."""
+    outcome = CachedBuilder("cpu", ["g++"], fresh_cache).build(spec(FORGED_LINES), sandbox)
+    assert not outcome.ok and outcome.rejected and "line directives" in outcome.error
 
 
 def test_the_cache_salt_names_the_native_check_version():

@@ -71,6 +71,21 @@ def test_cuda_source_gets_a_real_nvcc_compile_check(fresh_cache, sandbox):
     assert target.build(bad, sandbox).cached
 
 
+HOST_ONLY_ASM = '#ifndef __CUDA_ARCH__\nstatic void host_side() { asm volatile("nop"); }\n#endif\n'
+
+
+@no_gpu
+@pytest.mark.nvcc
+@pytest.mark.slow
+def test_the_check_reads_the_host_side_of_a_cuda_source_too(fresh_cache, sandbox):
+    """nvcc -E shows only the device side: host code behind #ifndef __CUDA_ARCH__ must be checked as well."""
+    spec = ExtensionSpec(kind="load_inline", name="k", cpp_sources=("torch::Tensor f(torch::Tensor x);",),
+                         cuda_sources=(HOST_ONLY_ASM + "__global__ void k(float* x) { x[threadIdx.x] *= 2.0f; }",),
+                         functions=("f",))
+    outcome = GpuTarget(fresh_cache).build(spec, sandbox)
+    assert not outcome.ok and outcome.rejected and "[native_asm]" in outcome.error
+
+
 @no_gpu
 @pytest.mark.nvcc
 @pytest.mark.slow

@@ -2,18 +2,23 @@
 
 import subprocess
 
-from sandboxes.targets.native_check import PROBE_FILES, judge, probe_script, source_problems
+import pytest
+
+from sandboxes.targets.native_check import (PROBE_FILES, Checked, instruction_problems, judge,
+                                            line_control_refusal, probe_script, source_problems)
 
 GOOD = (b'extern "C" void f(float* o, const float* x, long n) {\n#pragma omp parallel for\n'
         b'for (long i = 0; i < n; ++i) o[i] = x[i]; }\n')
 
 
 def probe(tmp_path, source: bytes) -> dict[str, bytes]:
-    """Run the probe script for real (g++, awk, nm, c++filt) in a scratch folder."""
+    """Run the probe script for real (g++, awk, nm, c++filt, objdump) in a scratch folder; the source is
+    compiled by its absolute path, as torch's ninja names it, so the line markers carry a path."""
     (tmp_path / "kernel.cpp").write_bytes(source)
-    flags = ["-O2", "-fopenmp", "-std=c++17"]
-    script = probe_script(["g++", *flags, "-shared", "-fPIC", "kernel.cpp", "-o", "lib.so"],
-                          [(["g++", "-E", *flags, "kernel.cpp"], "kernel.cpp")], "lib.so")
+    flags = ["-O2", "-fopenmp", "-std=c++17", "-fPIC"]
+    build = [["g++", *flags, "-save-temps=obj", "-c", str(tmp_path / "kernel.cpp"), "-o", "kernel.o"],
+             ["g++", *flags, "-shared", "kernel.o", "-o", "lib.so"]]
+    script = probe_script(build, [Checked("kernel.ii", "kernel.cpp")], "lib.so")
     subprocess.run(["sh", "-c", script], cwd=tmp_path, check=True, capture_output=True)
     return {name: (tmp_path / name).read_bytes() for name in PROBE_FILES}
 
@@ -45,3 +50,32 @@ def test_strings_and_comments_do_not_count_as_assembly():
 
 def test_a_build_that_left_no_probe_is_refused():
     assert judge({}, "cpp").rejected
+
+
+def test_a_clock_intrinsic_is_found_among_the_instructions(tmp_path):
+    """__rdtsc() is neither a call nor inline assembly: only the built instructions show it."""
+    files = probe(tmp_path, b'#include <x86intrin.h>\nextern "C" long f() { return (long)__rdtsc(); }\n')
+    verdict = judge(files, "cpp")
+    assert verdict.rejected and "[native_escape]" in verdict.error and "rdtsc" in verdict.error
+
+
+def test_system_call_instructions_are_refused_and_named():
+    assert instruction_problems("") == []
+    problems = instruction_problems("      2 syscall\n      1 rdtscp\n")
+    assert [rule for rule, _ in problems] == ["native_escape", "native_escape"]
+    assert "syscall" in problems[0][1] and "rdtscp" in problems[1][1]
+
+
+def test_a_build_that_kept_no_preprocessed_source_fails_with_that_reason(tmp_path):
+    script = probe_script([["true"]], [Checked("kept/*.ii", "kernel.cu")], "kernel.o")
+    run = subprocess.run(["sh", "-c", script], cwd=tmp_path, capture_output=True, text=True)
+    assert run.returncode != 0 and "no preprocessed kept/*.ii" in run.stderr
+
+
+@pytest.mark.parametrize("forged", ['#line 1 "/usr/include/stdlib.h"', '# 1 "/usr/include/stdlib.h" 1 3 4',
+                                    '%:line 9', '#li\\\nne 2 "x.h"', '??=line 3'])
+def test_a_source_that_renames_its_own_lines_is_refused(forged):
+    """Line markers tell the solution's lines from the headers': a forged one would hide what follows."""
+    verdict = line_control_refusal(['extern "C" void f() {}', forged + '\nextern "C" void g() { asm("nop"); }'])
+    assert verdict.rejected and "[native_escape]" in verdict.error and "line directives" in verdict.error
+    assert line_control_refusal(['#include <cmath>\nconst char* s = "#line 1";\n']) is None
