@@ -55,8 +55,6 @@ class WindowKernel:
         self.pipe = TPipe()
         self.inQueue, self.outQueue = TQue(TPosition.VECIN), TQue(TPosition.VECOUT)
         self.table, self.taps, self.weights = TBuf(), TBuf(), TBuf()
-        self.channel, self.tap_weights = -1, []
-        """The channel whose KH * KW weights ``tap_weights`` holds (read once per run of its planes)."""
         if self.units > 0:
             size = sizeof(self.xGm.dtype)
             self.band = self.lead + self.in_rows * self.pitch + self.lead * STRIDE
@@ -76,12 +74,16 @@ class WindowKernel:
         self.FillBands()
         if WINDOW == "depthwise":
             CopyIn(self.weights.Get(self.xGm.dtype), self.wGm, self.t.channels * KH * KW)
+        channel, weights = -1, [None] * (KH * KW)
         for unit in range(self.unit0, self.unit0 + self.units):
             self.LoadBand(unit)
             if WINDOW == "img2col":
                 self.Img2col(unit)
-            else:
-                self.Reduce(unit)
+                continue
+            if WINDOW == "depthwise" and self.Geometry(unit)[0] % self.t.channels != channel:
+                channel = self.Geometry(unit)[0] % self.t.channels  # a core's units: one plane's bands, the next's
+                weights = self.TapWeights(channel)
+            self.Reduce(unit, weights)
 
     def Geometry(self, unit):
         """(plane, first output row, output rows) of one (plane, band) unit."""
@@ -126,14 +128,13 @@ class WindowKernel:
         DataCopyPad(band[self.lead + (first - ih0) * self.pitch], self.xGm[(plane * t.h + first) * t.w], params)
         self.inQueue.EnQue(band)
 
-    def Reduce(self, unit):
-        """One output band: the taps combined by WINDOW (sum, max or weighted sum)."""
+    def Reduce(self, unit, weights):
+        """One output band: the taps combined by WINDOW (sum, max or the sum weighted by ``weights``)."""
         plane, oh0, rows = self.Geometry(unit)
         size, n = sizeof(self.xGm.dtype), rows * self.owp
         band = self.inQueue.DeQue()
         acc = self.outQueue.AllocTensor(self.xGm.dtype)
         taps, table = self.taps.Get(self.xGm.dtype), self.table.Get(int32)
-        weights = self.TapWeights(plane) if WINDOW == "depthwise" else [None] * (KH * KW)
         tap_rows = [taps[kh * DIL_H * self.owp] for kh in range(KH)] if STRIDE == 1 else [taps] * KH
         """Where each vertical tap starts in ``taps`` (aligned sub-tensors; one buffer for all KW offsets)."""
         for kw in range(KW):
@@ -163,15 +164,11 @@ class WindowKernel:
         else:
             Gather(dst, band, self.table.Get(int32), base, count)
 
-    def TapWeights(self, plane):
-        """The KH * KW weights of the plane's channel as scalars, read from UB when the channel changes (a
-        core's consecutive units are the bands of one plane, so once per plane, not once per band)."""
-        channel = plane % self.t.channels
-        if channel != self.channel:
-            weights = self.weights.Get(self.xGm.dtype)
-            self.channel = channel
-            self.tap_weights = [weights.GetValue(channel * KH * KW + k) for k in range(KH * KW)]
-        return self.tap_weights
+    def TapWeights(self, channel):
+        """The KH * KW weights of one channel as scalars (Process reads them when the channel changes, so once
+        per plane, not once per band)."""
+        weights = self.weights.Get(self.xGm.dtype)
+        return [weights.GetValue(channel * KH * KW + k) for k in range(KH * KW)]
 
     def Combine(self, acc, tap, n, first, weight):
         """acc (op)= tap (times ``weight``, depthwise only); the first tap initialises acc."""

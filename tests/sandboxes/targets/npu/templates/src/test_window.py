@@ -50,3 +50,20 @@ def test_depthwise_reads_each_planes_weights_once_not_once_per_band(monkeypatch)
     with torch.no_grad():
         torch.testing.assert_close(module.run_window(x, conv[0].weight), conv(x), atol=1e-5, rtol=1e-4)
     assert len(reads) == 6 * 9  # each core's planes change channel at every plane: 9 reads per plane
+
+
+def test_the_window_tasks_kernels_pass_the_verifiers_static_checks():
+    from benchmarks.kernels.tasks import load_tasks
+    from benchmarks.kernels.verifier.static_checks import check_solution, format_violations
+    from sandboxes.targets.npu.target import NpuTarget
+    from sandboxes.targets.npu.templates import render_solution
+    from sandboxes.targets.npu.templates.select import single_operator
+
+    for task in load_tasks("builtin:L1:depthwise_conv2d,avg_pool2d"):
+        module = types.ModuleType("task")
+        exec(compile(task.source, "task.py", "exec"), module.__dict__)
+        with torch.device("meta"):
+            spec = single_operator(module.Model(*module.get_init_inputs()), module.get_inputs())
+        assert spec.family == "window", spec
+        violations = check_solution(render_solution(task.source, spec), NpuTarget())
+        assert not violations, format_violations(violations)
