@@ -33,9 +33,9 @@ from benchmarks.kernels.verifier.runner.inputs import layout_of, overlapping_inp
 from benchmarks.kernels.verifier.runner.precision import FLOAT64_TRIALS, PrecisionCheck
 from benchmarks.kernels.verifier.runner.protocol import ChannelClosed, ChannelTimeout
 from benchmarks.kernels.verifier.runner.signing import sign
+from benchmarks.kernels.verifier.runner.task_modules import TASK_MODULES
 from benchmarks.kernels.verifier.runner.timing import TimingLoop, simulated_timing
 from benchmarks.kernels.verifier.runner.verdict import Verdict
-from benchmarks.kernels.verifier.runner.worker import load_module
 from sandboxes import linux
 
 _perf_counter = time.perf_counter
@@ -61,10 +61,7 @@ class Runner:
         self._last_lap = _BOOTED
         with open("task.py") as handle:
             self.task_source = handle.read()
-        self.task = load_module("task.py", "task", self.task_source)
-        if config.get("shapes") == "gpu":
-            for name, value in dict(getattr(self.task, "GPU_SHAPES", {})).items():
-                setattr(self.task, name, value)
+        self.task = TASK_MODULES.get(self.task_source, config.get("shapes"))
         self.init_seed = fresh_seed()
         torch.manual_seed(self.init_seed)
         init_inputs = list(self.task.get_init_inputs())
