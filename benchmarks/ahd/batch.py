@@ -21,6 +21,9 @@ from sandboxes.base import Limits, RunResult, Sandbox
 from sandboxes.errors import UserError
 
 SANDBOX_ATTEMPTS = 3
+"""Tries of a sandboxed run that ends without a result or cannot start."""
+RETRY_PAUSE_S = 1.0
+"""Pause before the second try; each later try waits this much longer (a busy host gets time to recover)."""
 START_S = 30.0
 """Wall-clock allowance of a batch on top of its candidates' own limits (start-up, loading the data)."""
 
@@ -84,7 +87,8 @@ def _sandbox_run(job: SetJob, files: dict[str, bytes], candidates: int) -> RunRe
             result = RunResult(returncode=-1, stdout="", stderr=str(error))
         if "result.json" in result.files or result.timed_out or result.oom_killed:
             return result
-        time.sleep(1.0 + attempt)
+        if attempt < SANDBOX_ATTEMPTS - 1:  # no pause after the last try
+            time.sleep(RETRY_PAUSE_S * (1 + attempt))
     return result
 
 

@@ -2,6 +2,7 @@
 
 import pytest
 
+from benchmarks.ahd import batch
 from benchmarks.ahd.batch import SetJob, SetScore, run_set
 from benchmarks.ahd.evaluation import Evaluation
 from benchmarks.ahd.evaluator import Evaluator, EvaluatorConfig, batched
@@ -40,9 +41,11 @@ def test_a_batch_is_one_sandbox_run_per_instance_set(evaluator):
     assert len(results[0].objectives["train_n50"]) == evaluator.instance_sets[0][0].count
 
 
-def test_a_candidate_that_breaks_the_harness_fails_alone(evaluator):
+def test_a_candidate_that_breaks_the_harness_fails_alone(evaluator, monkeypatch):
+    monkeypatch.setattr(batch, "RETRY_PAUSE_S", 0.0)  # still tried SANDBOX_ATTEMPTS times, batch and alone
     instances, npz = evaluator.instance_sets[0]
     outcomes = run_set(evaluator.job, [GREEDY, BREAKS_HARNESS, BY_VALUE], ["a", "b", "c"], instances, npz)
+    assert evaluator.sandbox.runs == 2 * batch.SANDBOX_ATTEMPTS + 2  # the batch, then the broken one alone
     assert isinstance(outcomes[0], SetScore) and isinstance(outcomes[2], SetScore)
     assert isinstance(outcomes[1], Evaluation) and outcomes[1].failure == "crash"
     assert "no result" in outcomes[1].message
