@@ -11,6 +11,7 @@ from pydantic import Field
 from sandboxes.settings import Config
 from sandboxes.telemetry import emit
 
+from agents.rpg.gcpause import paused
 from agents.rpg.parse import FileFacts, Unit, module_name, parse_file
 from agents.rpg.resolve import Resolver
 from agents.rpg.source import Listing, Skipped, check_content
@@ -115,6 +116,7 @@ def _merge(node: Node, unit: Unit) -> None:
     node.ast_hash = f"{node.ast_hash}+{unit.ast_hash}"[:64]
 
 
+@paused
 def build_rpg(listing: Listing, lifter: Lifter, config: EncodeConfig | None = None,
               name: str = "", commit: str = "") -> tuple[RPG, BuildStats]:
     """Encode every Python file of ``listing`` into a fresh graph."""

@@ -14,6 +14,7 @@ import time
 from sandboxes.telemetry import emit
 
 from agents.rpg.build import BuildStats, EncodeConfig, Lifter, install_file, package_dirs, parse_listing
+from agents.rpg.gcpause import paused
 from agents.rpg.parse import module_name
 from agents.rpg.resolve import Resolver, bindings
 from agents.rpg.source import SUBMODULE_MODE, Skipped, git, list_commit, read_commit, resolve_commit
@@ -37,6 +38,7 @@ def changed_paths(repo: str, old: str, new: str) -> tuple[set[str], list[Skipped
     return paths, skipped
 
 
+@paused
 def evolve(rpg: RPG, repo: str, new: str, lifter: Lifter, config: EncodeConfig | None = None,
            old: str | None = None) -> BuildStats:
     """Move ``rpg`` (built at ``old``, default ``rpg.commit``) to commit ``new`` in place."""

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from sandboxes.settings import Config
 
+from agents.rpg.gcpause import paused
 from agents.rpg.mentions import MentionFinder
 from agents.rpg.walk import CodeMatrix, personalised_pagerank
 from memory.rpg.graph import CODE_KINDS, EdgeKind, NodeKind
@@ -150,6 +151,7 @@ class OfflineRanker:
             combined[node_id] = combined.get(node_id, 0.0) + config.walk_weight * value / top
         return combined
 
+    @paused
     def rank(self, issue: str, config: RankConfig | None = None) -> Ranking:
         config = config or RankConfig()
         scores = self.scores(issue, config)

@@ -18,6 +18,7 @@ from sandboxes.telemetry import emit
 
 from agents.rpg.build import EncodeConfig, build_rpg
 from agents.rpg.evolve import evolve
+from agents.rpg.gcpause import paused
 from agents.rpg.lift_offline import OfflineLifter
 from agents.rpg.localize_agent import AgentConfig, localize_with_model, offline_state
 from agents.rpg.localize_offline import POLICY, OfflineRanker, RankConfig
@@ -45,6 +46,7 @@ class RepoGraphs:
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
 
+    @paused
     def ranker(self, snapshot: Snapshot) -> OfflineRanker:
         """The ranker over ``snapshot.repo`` at ``snapshot.commit`` (its workspace is ``.workspace``)."""
         with self._guard:

@@ -28,6 +28,8 @@ class Unit:
     signature: str
     docstring: str
     ast_hash: str
+    """Hash of the unit's own source lines (nested definitions enter through their hashes): moving the
+    unit keeps it, any edit of its own lines changes it."""
     calls: list[str] = field(default_factory=list)
     bases: list[str] = field(default_factory=list)
     types: dict[str, str] = field(default_factory=dict)
@@ -67,7 +69,7 @@ def parse_file(path: str, source: str, module: str) -> FileFacts:
     tree = ast.parse(source, filename=path)
     facts = FileFacts(path, module, source.count("\n") + 1, _doc_line(tree))
     is_package = path.endswith("__init__.py")
-    _FactVisitor(facts, is_package).visit_body(tree.body, prefix="", owner=None)
+    _FactVisitor(facts, is_package, source.split("\n")).visit_body(tree.body, prefix="", owner=None)
     facts.variables = typefacts.plain(facts.variables)
     for unit in facts.units:
         unit.types = typefacts.plain(unit.types)
@@ -90,18 +92,16 @@ def dotted(expr: ast.AST) -> str:
     return ""
 
 
-def shallow_hash(node: ast.AST, child_hashes: list[str]) -> str:
-    """Hash of a unit's AST without positions; nested units enter through their own hashes, so
-    each node is dumped once and moving code does not count as changing it."""
-    body = getattr(node, "body", None)
-    if body is not None:
-        node.body = [statement for statement in body if not isinstance(statement, _DEFS)]
-    try:
-        text = ast.dump(node, annotate_fields=False, include_attributes=False)
-    finally:
-        if body is not None:
-            node.body = body
-    return hashlib.sha1("|".join([text, *child_hashes]).encode()).hexdigest()[:16]
+def shallow_hash(lines: list[str], unit: Unit, children: list[Unit]) -> str:
+    """Hash of a unit's own source lines, without the line spans of its nested units, which enter
+    through their own hashes: each line is hashed once, and moving code does not count as changing it.
+    (Hashing the text, not ``ast.dump``, costs a fraction; comment edits inside a unit count as changes.)"""
+    own, line = [], unit.start
+    for child in sorted(children, key=lambda c: c.start):
+        own += lines[line - 1:child.start - 1]
+        line = max(line, child.end + 1)
+    own += lines[line - 1:unit.end]
+    return hashlib.sha1("\n".join([*own, *(c.ast_hash for c in children)]).encode()).hexdigest()[:16]
 
 
 def _doc_line(node: ast.AST) -> str:
@@ -124,8 +124,9 @@ def _signature(node: ast.AST) -> str:
 class _FactVisitor:
     """Walks a module once, collecting units, imports and the calls made inside each unit."""
 
-    def __init__(self, facts: FileFacts, is_package: bool):
+    def __init__(self, facts: FileFacts, is_package: bool, lines: list[str]):
         self.facts = facts
+        self.lines = lines
         self.package = facts.module if is_package else facts.module.rpartition(".")[0]
 
     def visit_body(self, body: list[ast.stmt], prefix: str, owner: Unit | None, in_class: bool = False,
@@ -159,8 +160,9 @@ class _FactVisitor:
                 self._collect(default, unit)
         self.visit_body(node.body, prefix + node.name + ".", unit, in_class=is_class,
                         klass=unit if is_class else klass)
-        children = [u.ast_hash for u in self.facts.units[first_child:] if u.qualname.count(".") == unit.qualname.count(".") + 1]
-        unit.ast_hash = shallow_hash(node, children)
+        depth = unit.qualname.count(".") + 1
+        children = [u for u in self.facts.units[first_child:] if u.qualname.count(".") == depth]
+        unit.ast_hash = shallow_hash(self.lines, unit, children)
 
     def _collect(self, node: ast.AST, owner: Unit | None) -> None:
         """Record the calls (for ``owner``, or the module) and the imports found under ``node``."""

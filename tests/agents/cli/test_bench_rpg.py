@@ -38,5 +38,8 @@ def test_bench_rpg_reuse_compares_evolving_with_rebuilding(agent_cli, tmp_path):
     report = json.loads((tmp_path / "reuse.json").read_text())
     assert report["summary"]["all_identical"] is True and report["summary"]["instances"] == 5
     assert report["summary"]["after_first.evolved_mean_s"] > 0 and "after_first.rebuilt_over_evolved" in result.out
+    assert report["summary"]["after_first.rebuilt_mean_cpu_s"] > 0
+    assert "after_first.rebuilt_over_evolved_cpu_s" in result.out
+    assert all({"evolved_cpu_s", "rebuilt_cpu_s"} <= set(r) for r in report["rows"])
     assert [r["instance_id"] for r in report["rows"]] == ["ledger-1", "ledger-2", "ledger-3", "ledger-4", "ledger-5"]
     assert agent_cli("bench", "rpg-reuse", "--instances", str(tmp_path / "ledger.jsonl"), "--repo", "x/y").code == 2

@@ -65,6 +65,19 @@ def test_hash_ignores_positions_but_not_code():
     assert first == moved != changed
 
 
+def test_a_units_hash_covers_its_own_lines_only():
+    source = "class A:\n    def f(self):\n        return 1\n\n    def g(self):\n        return 2\n"
+    def hashes(text):
+        return {u.qualname: u.ast_hash for u in parse_file("m.py", text, "m").units}
+    base = hashes(source)
+    sibling_edited = hashes(source.replace("return 2", "return 3"))
+    swapped = hashes("class A:\n    def g(self):\n        return 2\n\n    def f(self):\n        return 1\n")
+    commented = hashes(source.replace("return 1", "return 1  # one"))
+    assert sibling_edited["A.f"] == base["A.f"] != commented["A.f"]
+    assert sibling_edited["A.g"] != base["A.g"] and sibling_edited["A"] != base["A"]
+    assert swapped["A.f"] == base["A.f"] and swapped["A.g"] == base["A.g"]
+
+
 def test_module_names_follow_package_chains():
     packages = {"src/pkg", "src/pkg/sub"}
     assert module_name("src/pkg/sub/mod.py", packages) == "pkg.sub.mod"

@@ -1,0 +1,75 @@
+import gc
+import threading
+
+import pytest
+
+from agents.rpg.build import build_rpg
+from agents.rpg.gcpause import collector_paused, paused
+from agents.rpg.lift_offline import OfflineLifter
+from agents.rpg.source import read_directory
+
+
+@pytest.fixture
+def collector_on():
+    before = gc.isenabled()
+    gc.enable()
+    yield
+    (gc.enable if before else gc.disable)()
+
+
+def test_nested_pauses_turn_the_collector_back_on_after_the_last(collector_on):
+    with collector_paused():
+        with collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()
+
+
+def test_a_collector_that_was_off_stays_off(collector_on):
+    gc.disable()
+    with collector_paused():
+        pass
+    assert not gc.isenabled()
+
+
+def test_overlapping_pauses_in_threads_end_with_the_last_one(collector_on):
+    inside, release = threading.Event(), threading.Event()
+
+    def hold():
+        with collector_paused():
+            inside.set()
+            release.wait(10)
+
+    worker = threading.Thread(target=hold)
+    worker.start()
+    inside.wait(10)
+    with collector_paused():
+        pass
+    assert not gc.isenabled()  # the worker's pause is still open
+    release.set()
+    worker.join(10)
+    assert gc.isenabled()
+
+
+def test_a_paused_function_runs_without_the_collector_and_errors_restore_it(collector_on):
+    @paused
+    def fails():
+        assert not gc.isenabled()
+        raise ValueError("boom")
+
+    with pytest.raises(ValueError):
+        fails()
+    assert gc.isenabled()
+
+
+def test_a_build_lifts_with_the_collector_paused(collector_on, demo):
+    seen = []
+
+    class Recording(OfflineLifter):
+        def lift_units(self, rpg, unit_ids):
+            seen.append(gc.isenabled())
+            super().lift_units(rpg, unit_ids)
+
+    repo, _ = demo
+    build_rpg(read_directory(repo, 10**6), Recording())
+    assert seen == [False] and gc.isenabled()
