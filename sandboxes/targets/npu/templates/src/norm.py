@@ -69,7 +69,7 @@ class NormKernel:
 
     def Process(self):
         for r in range(self.nrows):
-            total, squares = self.Sums()
+            total, squares = self.Sums(r)
             if MODE == "rms":
                 shift, scale = 0.0, 1.0 / ScalarSqrt(squares / self.cols + EPS)
             elif MODE == "l2":
@@ -79,25 +79,25 @@ class NormKernel:
             else:
                 mean = total / self.cols
                 shift, scale = -mean, 1.0 / ScalarSqrt(max(squares / self.cols - mean * mean, 0.0) + EPS)
-            self.Normalise(self.yGm[r * self.cols], shift, scale)
+            self.Normalise(r, self.yGm[r * self.cols], shift, scale)
 
-    def Load(self, n):
-        """The next chunk of x (each row's chunks twice: sums, then normalisation), with the prologue applied
-        to it and the chunk of r."""
-        x = self.xs.Next()
+    def Load(self, k, n):
+        """Chunk k of x (each row's chunks twice: sums, then normalisation), with the prologue applied to it
+        and the chunk of r."""
+        x = self.xs.Next(k)
         if PROLOGUE:
-            r = self.rs.Next()
+            r = self.rs.Next(k)
             prologue(x, r, n)
             self.in2Queue.FreeTensor(r)
         return x
 
-    def Sums(self):
+    def Sums(self, r):
         """Pass 1: sum and sum of squares (for l1: of absolute values) of one row."""
         scratch = self.work.Get(self.xGm.dtype)
         sq, work = scratch, scratch[self.padded]
         total, squares = 0.0, 0.0
-        for _, n in self.chunks:
-            x = self.Load(n)
+        for c, (_, n) in enumerate(self.chunks):
+            x = self.Load(2 * r * len(self.chunks) + c, n)
             if MODE == "l1":
                 Abs(sq, x, n)
             else:
@@ -109,12 +109,12 @@ class NormKernel:
             squares += work.GetValue(0)
         return total, squares
 
-    def Normalise(self, out, shift, scale):
+    def Normalise(self, r, out, shift, scale):
         """Pass 2: y = (x + shift) * scale (* weight + bias), then the fused stages."""
         params, scratch = self.params.Get(self.xGm.dtype), self.work.Get(self.xGm.dtype)
         w, b = params, params[self.padded]
-        for start, n in self.chunks:
-            x = self.Load(n)
+        for c, (start, n) in enumerate(self.chunks):
+            x = self.Load((2 * r + 1) * len(self.chunks) + c, n)
             if self.has_weight:
                 CopyIn(w, self.wGm[start], n)
             if self.has_bias:

@@ -55,20 +55,21 @@ class RowLossKernel:
             if LOSS == "triplet":
                 self.pipe.InitBuffer(self.in3Queue, BUFFER_NUM, nbytes)
             self.pipe.InitBuffer(self.work, 2 * nbytes)
-            self.Streams()
+            self.xs, self.x2s, self.x3s = self.Streams()
 
     def Streams(self):
-        """The chunks each input queue loads, in the order the loss reads them (cross entropy: each row twice)."""
+        """The chunks of x, x2 and x3 in the order the loss reads them (cross entropy: each row twice; hinge:
+        the per-column targets again for every row); None for an input read whole or not at all."""
         spans = [(c, min(self.tile, self.cols - c)) for c in range(0, self.cols, self.tile)]
         rows = [r * self.cols for r in range(self.nrows)]
         passes = 2 if LOSS == "cross_entropy" else 1
-        self.xs = ChunkStream(self.inQueue, self.xGm, [(row + c, n) for row in rows for _ in range(passes)
-                                                       for c, n in spans])
+        xs = ChunkStream(self.inQueue, self.xGm, [(row + c, n) for row in rows for _ in range(passes) for c, n in spans])
         if LOSS == "hinge":
-            self.x2s = ChunkStream(self.in2Queue, self.x2Gm, [(c, n) for _ in rows for c, n in spans])
-        elif LOSS == "triplet":
-            self.x2s = ChunkStream(self.in2Queue, self.x2Gm, [(row + c, n) for row in rows for c, n in spans])
-            self.x3s = ChunkStream(self.in3Queue, self.x3Gm, [(row + c, n) for row in rows for c, n in spans])
+            return xs, ChunkStream(self.in2Queue, self.x2Gm, [(c, n) for _ in rows for c, n in spans]), None
+        if LOSS == "triplet":
+            order = [(row + c, n) for row in rows for c, n in spans]
+            return xs, ChunkStream(self.in2Queue, self.x2Gm, order), ChunkStream(self.in3Queue, self.x3Gm, order)
+        return xs, None, None
 
     def Process(self):
         total = 0.0
@@ -76,9 +77,9 @@ class RowLossKernel:
             if LOSS == "cross_entropy":
                 total += self.CrossEntropy(r)
             elif LOSS == "triplet":
-                total += self.Triplet()
+                total += self.Triplet(r)
             else:
-                total += self.Hinge()
+                total += self.Hinge(r)
         out = self.outQueue.AllocTensor(self.pGm.dtype)
         Duplicate(out, 0.0, PARTIAL)
         out.SetValue(0, total)
@@ -96,17 +97,17 @@ class RowLossKernel:
     def CrossEntropy(self, r):
         """logsumexp of row r (max pass, then the sum of exp(x - max)) minus the logit of its target."""
         row, work = r * self.cols, self.work.Get(self.pGm.dtype)
-        row_max = -math.inf
-        for start in range(0, self.cols, self.tile):
-            n = min(self.tile, self.cols - start)
-            x = self.xs.Next()
+        row_max, chunks = -math.inf, CeilDiv(self.cols, self.tile)
+        for c in range(chunks):
+            n = min(self.tile, self.cols - c * self.tile)
+            x = self.xs.Next(2 * r * chunks + c)
             ReduceMax(work, x, work[self.padded], n)
             row_max = max(row_max, work.GetValue(0))
             self.inQueue.FreeTensor(x)
         row_sum = 0.0
-        for start in range(0, self.cols, self.tile):
-            n = min(self.tile, self.cols - start)
-            x = self.xs.Next()
+        for c in range(chunks):
+            n = min(self.tile, self.cols - c * self.tile)
+            x = self.xs.Next((2 * r + 1) * chunks + c)
             Adds(x, x, -row_max, n)
             Exp(x, x, n)
             row_sum += self.Sum(x, n)
@@ -114,14 +115,14 @@ class RowLossKernel:
         target = self.x2Gm.GetValue(2 * r)
         return row_max + ScalarLog(row_sum) - self.xGm.GetValue(row + target)
 
-    def Triplet(self):
-        """max(d(a, p) - d(a, n) + MARGIN, 0) with d(u, v) = ||u - v + EPS|| for the next row."""
-        squares = [0.0, 0.0]
-        for start in range(0, self.cols, self.tile):
-            n = min(self.tile, self.cols - start)
-            a = self.xs.Next()
-            for k, (queue, chunks) in enumerate(((self.in2Queue, self.x2s), (self.in3Queue, self.x3s))):
-                b = chunks.Next()
+    def Triplet(self, r):
+        """max(d(a, p) - d(a, n) + MARGIN, 0) with d(u, v) = ||u - v + EPS|| for row r."""
+        squares, chunks = [0.0, 0.0], CeilDiv(self.cols, self.tile)
+        for c in range(chunks):
+            n = min(self.tile, self.cols - c * self.tile)
+            a = self.xs.Next(r * chunks + c)
+            for k, (queue, other) in enumerate(((self.in2Queue, self.x2s), (self.in3Queue, self.x3s))):
+                b = other.Next(r * chunks + c)
                 Sub(b, a, b, n)
                 Adds(b, b, EPS, n)
                 Mul(b, b, b, n)
@@ -130,13 +131,13 @@ class RowLossKernel:
             self.inQueue.FreeTensor(a)
         return max(ScalarSqrt(squares[0]) - ScalarSqrt(squares[1]) + MARGIN, 0.0)
 
-    def Hinge(self):
-        """The sum over the next row of max(1 - x * t, 0), t the per-column targets."""
-        total = 0.0
-        for start in range(0, self.cols, self.tile):
-            n = min(self.tile, self.cols - start)
-            x = self.xs.Next()
-            t = self.x2s.Next()
+    def Hinge(self, r):
+        """The sum over row r of max(1 - x * t, 0), t the per-column targets."""
+        total, chunks = 0.0, CeilDiv(self.cols, self.tile)
+        for c in range(chunks):
+            n = min(self.tile, self.cols - c * self.tile)
+            x = self.xs.Next(r * chunks + c)
+            t = self.x2s.Next(r * chunks + c)
             Mul(x, x, t, n)
             Muls(x, x, -1.0, n)
             Adds(x, x, 1.0, n)

@@ -49,22 +49,24 @@ class RowReduceKernel:
         out = self.outQueue.AllocTensor(self.yGm.dtype)
         for r in range(self.nrows):
             if REDUCE == "argmax":
-                out.SetValue(2 * r, self.ArgmaxRow())
+                out.SetValue(2 * r, self.ArgmaxRow(r))
                 out.SetValue(2 * r + 1, 0)
             else:
-                out.SetValue(r, self.ReduceRow())
+                out.SetValue(r, self.ReduceRow(r))
         self.outQueue.EnQue(out)
         out = self.outQueue.DeQue()
         CopyOut(self.yGm, out, self.nrows * WORDS)
         self.outQueue.FreeTensor(out)
 
-    def ArgmaxRow(self):
+    def ArgmaxRow(self, r):
         """Index of the first maximum: ReduceMax with calIndex per chunk, the best chunk kept on the scalar unit."""
         dtype = self.xGm.dtype
         acc, work = self.acc.Get(dtype), self.work.Get(dtype)
         best, best_index = -math.inf, 0
-        for start in range(0, self.cols, self.tile):
-            x = self.stream.Next()
+        chunks = -(-self.cols // self.tile)
+        for c in range(chunks):
+            start = c * self.tile
+            x = self.stream.Next(r * chunks + c)
             ReduceMax(acc, x, work, min(self.tile, self.cols - start), True)
             value = acc.GetValue(0)
             if value > best:
@@ -72,14 +74,14 @@ class RowReduceKernel:
             self.inQueue.FreeTensor(x)
         return best_index
 
-    def ReduceRow(self):
+    def ReduceRow(self, r):
         dtype = self.xGm.dtype
         acc, work = self.acc.Get(dtype), self.work.Get(dtype)
         chunks = -(-self.cols // self.tile)
         for c in range(chunks):
             start = c * self.tile
             n = min(self.tile, self.cols - start)
-            x = self.stream.Next()
+            x = self.stream.Next(r * chunks + c)
             if c == 0:
                 DataCopy(acc, x, AlignedCount(n, dtype))
             elif REDUCE in ("sum", "mean"):

@@ -63,19 +63,19 @@ class ScanKernel:
         for r in range(self.nrows):
             carry = (0.0, 0.0)
             starts = list(range(0, self.cols, self.tile))
-            for start in reversed(starts) if REVERSE else starts:
+            for i, start in enumerate(reversed(starts) if REVERSE else starts):
                 n = min(self.tile, self.cols - start)
-                carry = self.Compute(n, carry)
+                carry = self.Compute(r * len(starts) + i, n, carry)
                 self.CopyOut(self.yGm[r * self.cols + start], n)
 
-    def Compute(self, n, carry):
-        """The scan of one chunk continuing ``carry`` (the total so far, and for prod the count of negative
+    def Compute(self, k, n, carry):
+        """The scan of chunk k of the stream continuing ``carry`` (the total so far, and for prod the count of negative
         elements so far); returns the new carry."""
-        x = self.xs.Next()
+        x = self.xs.Next(k)
         y = self.outQueue.AllocTensor(self.xGm.dtype)
         work = self.work.Get(self.xGm.dtype)
         if MASKED:
-            m = self.ms.Next()
+            m = self.ms.Next(k)
             Cast(work, m, RoundMode.CAST_NONE, n)
             Mul(x, x, work, n)
             self.maskQueue.FreeTensor(m)

@@ -50,27 +50,27 @@ class SoftmaxKernel:
 
     def Process(self):
         for r in range(self.nrows):
-            row_max, row_sum = self.Statistics()
+            row_max, row_sum = self.Statistics(r)
             if LOG:
                 shift, scale = -(row_max + ScalarLog(row_sum)), 1.0
             else:
                 shift, scale = -row_max, 1.0 / row_sum
-            self.Normalise(self.yGm[r * self.cols], shift, scale)
+            self.Normalise(r, self.yGm[r * self.cols], shift, scale)
 
-    def Load(self, n):
-        """The next chunk of the stream (each row's chunks twice: statistics, then normalisation), scaled."""
-        x = self.stream.Next()
+    def Load(self, k, n):
+        """Chunk k of the stream (each row's chunks twice: statistics, then normalisation), scaled."""
+        x = self.stream.Next(k)
         if self.scale != 1.0:
             Muls(x, x, self.scale, n)
         return x
 
-    def Statistics(self):
-        """Pass 1: running max and sum of exp(x - max) over the chunks of one row."""
+    def Statistics(self, r):
+        """Pass 1: running max and sum of exp(x - max) over the chunks of row r."""
         scratch = self.work.Get(self.xGm.dtype)
         e, work = scratch, scratch[self.padded]
         row_max, row_sum = -math.inf, 0.0
-        for _, n in self.chunks:
-            x = self.Load(n)
+        for c, (_, n) in enumerate(self.chunks):
+            x = self.Load(2 * r * len(self.chunks) + c, n)
             ReduceMax(work, x, work, n)
             chunk_max = work.GetValue(0)
             Adds(e, x, -chunk_max, n)
@@ -83,10 +83,10 @@ class SoftmaxKernel:
             row_max = new_max
         return row_max, row_sum
 
-    def Normalise(self, out, shift, scale):
+    def Normalise(self, r, out, shift, scale):
         """Pass 2: y = exp(x + shift) * scale, or x + shift for log-softmax."""
-        for start, n in self.chunks:
-            x = self.Load(n)
+        for c, (start, n) in enumerate(self.chunks):
+            x = self.Load((2 * r + 1) * len(self.chunks) + c, n)
             y = self.outQueue.AllocTensor(self.xGm.dtype)
             Adds(y, x, shift, n)
             if not LOG:

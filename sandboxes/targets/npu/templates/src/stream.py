@@ -16,26 +16,26 @@ class ChunkStream:
     """
 
     def __init__(self, queue, gm, chunks):
-        self.queue, self.gm, self.chunks, self.issued = queue, gm, chunks, 0
+        self.queue, self.gm, self.chunks = queue, gm, chunks
         self.ahead = bool(PREFETCH) and BUFFER_NUM > 1
         if self.ahead:
-            self.Issue()
+            self.Issue(0)
 
-    def Issue(self):
-        """Copy the next chunk of the sequence into a queue buffer (nothing after the last)."""
-        if self.issued < len(self.chunks):
-            offset, n = self.chunks[self.issued]
+    def Issue(self, k):
+        """Copy chunk ``k`` of the sequence into a queue buffer (nothing past the last)."""
+        if k < len(self.chunks):
+            offset, n = self.chunks[k]
             x = self.queue.AllocTensor(self.gm.dtype)
             CopyIn(x, self.gm[offset], n)
             self.queue.EnQue(x)
-            self.issued += 1
 
-    def Next(self):
-        """The next chunk in UB; the caller frees the one before into the queue before asking."""
+    def Next(self, k):
+        """Chunk ``k`` in UB. The kernel asks for the chunks in sequence order and frees each into the queue
+        before asking for the next (the stream keeps no position of its own: kernels keep no state across calls)."""
         if not self.ahead:
-            self.Issue()
+            self.Issue(k)
         x = self.queue.DeQue()
         if self.ahead:
-            self.Issue()
+            self.Issue(k + 1)
         return x
 '''

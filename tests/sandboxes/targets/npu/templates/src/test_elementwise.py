@@ -2,9 +2,11 @@
 
 import torch
 
+from benchmarks.kernels.verifier.static_checks import check_solution
 from sandboxes.targets.npu.launch import capture
 from sandboxes.targets.npu.templates import get_template, render_kernel
 from sandboxes.targets.npu.templates.ops import OpSpec
+from sandboxes.targets.registry import get_target
 from tests.sandboxes.targets.npu.templates.test_init import load
 
 CHAIN = OpSpec("scale_shift+add+tanh", "elementwise", ["a", "b"], {"stages": [
@@ -27,6 +29,8 @@ def test_unfused_stages_run_one_launch_each_and_cost_more_cycles():
     torch.testing.assert_close(separate, fused, atol=1e-6, rtol=1e-6)
     assert len(one) == 1 and len(three) == 3
     assert sum(launch.cycles for launch in three) > 1.5 * one[0].cycles  # launches and GM round trips
+    found = check_solution(render_kernel(CHAIN, {"FUSE": 0}), get_target("npu"))
+    assert [v for v in found if v.rule != "interface"] == []  # a kernel module, not yet a ModelNew solution
 
 
 def test_fuse_only_changes_operators_with_stages():

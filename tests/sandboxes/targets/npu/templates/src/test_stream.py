@@ -4,9 +4,11 @@ is issued before the scalar reads of the chunk before it (only with a second que
 import pytest
 import torch
 
+from benchmarks.kernels.verifier.static_checks import check_solution
 from sandboxes.targets.npu.launch import capture
 from sandboxes.targets.npu.templates import get_template, render_kernel
 from sandboxes.targets.npu.templates.ops import OpSpec
+from sandboxes.targets.registry import get_target
 from tests.sandboxes.targets.npu.templates.test_init import load
 
 NORM = OpSpec("add+layer_norm+relu", "norm", ["x", "r"], {"norm": "layer_norm", "prologue": "add",
@@ -46,3 +48,13 @@ def test_the_families_that_stream_expose_prefetch_off_by_default():
     for family in ("softmax", "norm", "row_reduce", "row_loss", "scan"):
         template = get_template(family)
         assert template.space["PREFETCH"] == [0, 1] and template.defaults["PREFETCH"] == 0
+
+
+@pytest.mark.parametrize("spec", [CASES[c][0] for c in sorted(CASES)] + [
+    OpSpec("cross_entropy", "row_loss", ["x", "t"], {"loss": "cross_entropy"}),
+    OpSpec("hinge", "row_loss", ["x", "t"], {"loss": "hinge"}), OpSpec("cumsum", "scan", ["x"], {"reverse": True})])
+def test_streaming_kernels_pass_the_verifiers_static_checks(spec):
+    """No state kept across calls (the stream's position is the kernel's loop index), whichever order."""
+    for prefetch in (0, 1):
+        found = check_solution(render_kernel(spec, {"PREFETCH": prefetch}), get_target("npu"))
+        assert [v for v in found if v.rule != "interface"] == []  # a kernel module, not yet a ModelNew solution
