@@ -45,7 +45,7 @@ def test_stopped_mid_round_then_resumed_verifies_no_finished_attempt_again(signu
     runs = tmp_path / "runs"
     env = {**os.environ, "AGENT_RUNS_DIR": str(runs), "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
     command = [sys.executable, "-m", "agents.cli.app", "run", "evokernel", "--target", "npu", "--tasks", str(tasks),
-               "--budget", "1", "--workers", "1", "--memory", str(tmp_path / "m.sqlite"), "--model", "offline"]
+               "--budget", "2", "--workers", "1", "--memory", str(tmp_path / "m.sqlite"), "--model", "offline"]
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                preexec_fn=default_sigint)
     run_dir = wait_for_first_verdict(runs, process)
