@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import platform
 import re
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -18,8 +19,7 @@ from sandboxes.targets.base import BuildOutcome, ExtensionSpec
 from sandboxes.targets.cache import BuildCache
 from sandboxes.targets.inline_build import KEPT_CPP, KEPT_CUDA_DIR
 from sandboxes.targets.native import artifact_name, inline_module_name
-from sandboxes.targets.native_check import (PROBE_FILES, Checked, check_version, judge, line_control_refusal,
-                                            probe_script)
+from sandboxes.targets.native_check import PROBE_FILES, check_version, judge, line_control_refusal, probe_script
 from sandboxes.targets.snapshot import code_snapshot
 from sandboxes.telemetry import emit
 
@@ -177,12 +177,22 @@ def compile_cpp(spec: ExtensionSpec, sandbox: Sandbox) -> tuple[BuildOutcome, di
     flags = ["-O3", "-march=native", "-fopenmp", "-std=c++17", *spec.extra_cflags, "-fPIC"]
     build = [["g++", *flags, "-save-temps=obj", "-c", "kernel.cpp", "-o", "kernel.o"],
              ["g++", *flags, "-shared", "kernel.o", "-o", "lib.so"]]
-    script = probe_script(build, [Checked("kernel.ii", "kernel.cpp")], "lib.so")
+    script = probe_script(build, ["kernel.ii"], "lib.so")
     started = time.perf_counter()
     result = sandbox.run(["sh", "-c", script], files={"kernel.cpp": "\n".join(spec.cpp_sources).encode()},
                          limits=compile_limits(120.0), collect=["lib.so", *PROBE_FILES])
     outcome = outcome_of(result, time.perf_counter() - started, "g++")
     return _with_artifact(outcome, result, "lib.so", "lib.so", "cpp")
+
+
+def trusted_include_dirs() -> list[str]:
+    """Include directories whose headers the native check trusts besides the compiler's own: torch's,
+    Python's and the CUDA toolkit's (never a solution's extra_include_paths)."""
+    from torch.utils.cpp_extension import include_paths
+
+    nvcc = shutil.which("nvcc")
+    cuda = [str(Path(nvcc).resolve().parent.parent)] if nvcc else []
+    return [*include_paths(), sysconfig.get_paths()["include"], *cuda]
 
 
 def torch_flags(spec: ExtensionSpec) -> list[str]:
@@ -201,10 +211,8 @@ def compile_inline(spec: ExtensionSpec, digest: str, sandbox: Sandbox,
     name = inline_module_name(digest)
     files = {"spec.json": json.dumps({"spec": spec.to_json(), "module": name}).encode()}
     build = [[sys.executable, "-m", "sandboxes.targets.inline_build", "spec.json"]]
-    checked = [Checked(f"build/{KEPT_CPP}", "main.cpp")]
-    if spec.cuda_sources:
-        checked.append(Checked(f"build/{KEPT_CUDA_DIR}/*.ii", "cuda.cu"))
-    script = probe_script(build, checked, f"build/{name}.so")
+    kept = [f"build/{KEPT_CPP}", *([f"build/{KEPT_CUDA_DIR}/*.ii"] if spec.cuda_sources else [])]
+    script = probe_script(build, kept, f"build/{name}.so", trusted_include_dirs())
     env = {"PYTHONPATH": str(code), "MAX_JOBS": "2", "TORCH_EXTENSIONS_DIR": "torch_extensions"}
     started = time.perf_counter()
     result = sandbox.run(["sh", "-c", script], files=files, env=env, limits=compile_limits(readonly=[str(code)]),

@@ -18,8 +18,8 @@ from sandboxes.base import Sandbox
 from sandboxes.targets.base import (Availability, BuildOutcome, ExtensionSpec, RunnerSettings, RuntimeHooks,
                                     TimingMode)
 from sandboxes.targets.cache import BuildCache
-from sandboxes.targets.compile import CachedBuilder, compile_limits, outcome_of, torch_flags
-from sandboxes.targets.native_check import PROBE_FILES, Checked, judge, probe_script
+from sandboxes.targets.compile import CachedBuilder, compile_limits, outcome_of, torch_flags, trusted_include_dirs
+from sandboxes.targets.native_check import PROBE_FILES, judge, probe_script
 from sandboxes.targets.cpu import CpuTarget
 
 NOT_TIMED = "not timed: no GPU"
@@ -57,7 +57,7 @@ def nvcc_check(spec: ExtensionSpec, sandbox: Sandbox) -> tuple[BuildOutcome, dic
              "-DTORCH_EXTENSION_NAME=" + spec.name, *torch_flags(spec), *spec.extra_cuda_cflags]
     compile_keeping = ["nvcc", "-c", "kernel.cu", "-o", "kernel.o", "--keep", "--keep-dir", "kept", *flags]
     build = [["mkdir", "-p", "kept"], compile_keeping]
-    script = probe_script(build, [Checked("kept/*.ii", "kernel.cu")], "kernel.o")
+    script = probe_script(build, ["kept/*.ii"], "kernel.o", trusted_include_dirs())
     source = TORCH_INCLUDE_PREAMBLE + "\n".join(spec.cuda_sources)
     started = time.perf_counter()
     result = sandbox.run(["sh", "-c", script], files={"kernel.cu": source.encode()}, limits=compile_limits(900.0),

@@ -3,10 +3,10 @@ object's undefined symbols and its instructions, inside the sandbox; the host th
 assembly, OpenMP thread-count clauses, any symbol off :mod:`sandboxes.targets.symbols`, and system-call
 and clock-read instructions. A source that renames its own lines (``#line``) is refused before the build.
 
-The sandbox returns three small files: ``user.i`` (the preprocessed lines that come from the solution's
-own file, macros expanded, comments gone), ``undefined.txt`` (``nm -u`` names, demangled without
-parameters) and ``instructions.txt`` (refused mnemonics found by ``objdump -d``, counted). A rejected
-build is not cached as loadable: only its verdict is stored.
+The sandbox returns three small files: ``user.i`` (the preprocessed lines that come from anywhere but
+a trusted include directory, macros expanded, comments gone), ``undefined.txt`` (``nm -u`` names,
+demangled without parameters) and ``instructions.txt`` (refused mnemonics found by ``objdump -d``,
+counted). A rejected build is not cached as loadable: only its verdict is stored.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import re
 import shlex
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -28,6 +27,32 @@ PROBE_FILES = (USER_LINES, UNDEFINED, INSTRUCTIONS)
 SYSTEM_CALLS = ("syscall", "sysenter", "int", "svc")
 CLOCK_READS = ("rdtsc", "rdtscp", "rdpid", "rdpmc", "cntvct_el0", "cntpct_el0", "pmccntr_el0")
 REFUSED_INSTRUCTIONS = SYSTEM_CALLS + CLOCK_READS
+ROOTS = "trusted-include-dirs.txt"
+SEARCH_LIST = ("g++ -E -x c++ -v - < /dev/null 2>&1 >/dev/null | sed -n '/search starts here:/,/End of search list/p' "
+               "| sed -n 's/^ \\(\\/.*\\)$/\\1/p'")
+"""Shell: the compiler's own include directories, one per line."""
+UNTRUSTED_LINES = r"""
+function norm(path,    count, part, depth, i, out) {
+    count = split(path, part, "/"); depth = 0
+    for (i = 1; i <= count; i++) {
+        if (part[i] == "" || part[i] == ".") continue
+        if (part[i] == "..") { if (depth > 0) depth--; continue }
+        kept[++depth] = part[i]
+    }
+    out = ""; for (i = 1; i <= depth; i++) out = out "/" kept[i]
+    return out
+}
+BEGIN { while ((getline line < roots) > 0) if (substr(line, 1, 1) == "/") root[norm(line) "/"] = 1 }
+/^# [0-9]+ "/ {
+    name = $0; sub(/^# [0-9]+ "/, "", name); sub(/"( [1-4])*$/, "", name)
+    keep = (name !~ /^</)
+    if (keep && substr(name, 1, 1) == "/") { path = norm(name); for (r in root) if (index(path, r) == 1) keep = 0 }
+    next
+}
+keep
+"""
+"""awk: the lines of a preprocessed file whose line markers name no file under a trusted include directory
+(paths normalised as written: a header is trusted by where it lies, not by its name)."""
 STRING = re.compile(r'R"([^(\s]*)\((?:.|\n)*?\)\1"|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'')
 INLINE_ASM = re.compile(r"\b(?:asm|__asm|__asm__)\b")
 THREAD_COUNT = re.compile(r"^\s*#\s*pragma\s+omp\b.*\bnum_threads\s*\(", re.MULTILINE)
@@ -43,36 +68,26 @@ def check_version() -> str:
     return digest.hexdigest()[:12]
 
 
-@dataclass(frozen=True)
-class Checked:
-    """Preprocessed text that the build itself wrote (``files``, a shell glob in the work dir), and the
-    file name that its line markers give the solution's own source (``source``, a base name)."""
-
-    files: str
-    source: str
-
-
-def probe_script(build: Sequence[Sequence[str]], checked: Sequence[Checked], artifact: str) -> str:
+def probe_script(build: Sequence[Sequence[str]], kept: Sequence[str], artifact: str,
+                 trusted: Sequence[str] = ()) -> str:
     """A shell script that runs the ``build`` commands and leaves ``user.i``, ``undefined.txt`` and
-    ``instructions.txt``. The checked text is the build's own preprocessed output (``-save-temps``,
-    nvcc ``--keep``), so no flag, define or file can make the compiled code differ from the checked one."""
-    lines = [shlex.join(step) for step in build] + [f": > {USER_LINES}"]
-    for item in checked:
-        keep = shlex.quote(_marker_filter(item.source))
-        missing = shlex.quote(f"the build left no preprocessed {item.files} to check")
-        lines.append(f'for f in {item.files}; do [ -s "$f" ] || {{ echo {missing} >&2; exit 1; }}; '
-                     f'awk {keep} "$f" >> {USER_LINES}; done')
+    ``instructions.txt``. The checked text is the build's own preprocessed output (``kept``: shell globs of
+    the files ``-save-temps`` or nvcc ``--keep`` left), so no flag, define or file can make the compiled code
+    differ from the checked one. Of that text every line is checked except those of headers under a trusted
+    include directory (the compiler's own search list, plus ``trusted``): a second file of the work dir, a
+    header reached through /proc, a relative path, all count as the solution's."""
+    roots = " ".join(shlex.quote(path) for path in trusted)
+    lines = [shlex.join(step) for step in build] + [f": > {USER_LINES}",
+                                                    f"{{ {SEARCH_LIST}; printf '%s\\n' {roots}; }} > {ROOTS}"]
+    for pattern in kept:
+        missing = shlex.quote(f"the build left no preprocessed {pattern} to check")
+        lines.append(f'for f in {pattern}; do [ -s "$f" ] || {{ echo {missing} >&2; exit 1; }}; '
+                     f'awk -v roots={ROOTS} {shlex.quote(UNTRUSTED_LINES)} "$f" >> {USER_LINES}; done')
     quoted = shlex.quote(artifact)
     lines.append(f"nm -u {quoted} | awk '{{print $NF}}' | sed 's/@.*//' | c++filt -p > {UNDEFINED}")
     lines.append(f"objdump -d --no-show-raw-insn {quoted} | awk -F'\\t' {shlex.quote(_instruction_filter())} "
                  f"| sort | uniq -c > {INSTRUCTIONS}")
     return "set -e\n" + "\n".join(lines)
-
-
-def _marker_filter(source: str) -> str:
-    """awk: print the lines whose line marker names ``source`` (alone or at the end of a path)."""
-    return (f'/^# [0-9]+ "/ {{ name = $0; sub(/^# [0-9]+ "/, "", name); sub(/"( [1-4])*$/, "", name); '
-            f'keep = (name == "{source}" || substr(name, length(name) - {len(source)}) == "/{source}"); next }} keep')
 
 
 def _instruction_filter() -> str:

@@ -4,8 +4,8 @@ import subprocess
 
 import pytest
 
-from sandboxes.targets.native_check import (PROBE_FILES, Checked, instruction_problems, judge,
-                                            line_control_refusal, probe_script, source_problems)
+from sandboxes.targets.native_check import (PROBE_FILES, instruction_problems, judge, line_control_refusal,
+                                            probe_script, source_problems)
 
 GOOD = (b'extern "C" void f(float* o, const float* x, long n) {\n#pragma omp parallel for\n'
         b'for (long i = 0; i < n; ++i) o[i] = x[i]; }\n')
@@ -18,7 +18,7 @@ def probe(tmp_path, source: bytes) -> dict[str, bytes]:
     flags = ["-O2", "-fopenmp", "-std=c++17", "-fPIC"]
     build = [["g++", *flags, "-save-temps=obj", "-c", str(tmp_path / "kernel.cpp"), "-o", "kernel.o"],
              ["g++", *flags, "-shared", "kernel.o", "-o", "lib.so"]]
-    script = probe_script(build, [Checked("kernel.ii", "kernel.cpp")], "lib.so")
+    script = probe_script(build, ["kernel.ii"], "lib.so")
     subprocess.run(["sh", "-c", script], cwd=tmp_path, check=True, capture_output=True)
     return {name: (tmp_path / name).read_bytes() for name in PROBE_FILES}
 
@@ -67,7 +67,7 @@ def test_system_call_instructions_are_refused_and_named():
 
 
 def test_a_build_that_kept_no_preprocessed_source_fails_with_that_reason(tmp_path):
-    script = probe_script([["true"]], [Checked("kept/*.ii", "kernel.cu")], "kernel.o")
+    script = probe_script([["true"]], ["kept/*.ii"], "kernel.o")
     run = subprocess.run(["sh", "-c", script], cwd=tmp_path, capture_output=True, text=True)
     assert run.returncode != 0 and "no preprocessed kept/*.ii" in run.stderr
 
@@ -79,3 +79,14 @@ def test_a_source_that_renames_its_own_lines_is_refused(forged):
     verdict = line_control_refusal(['extern "C" void f() {}', forged + '\nextern "C" void g() { asm("nop"); }'])
     assert verdict.rejected and "[native_escape]" in verdict.error and "line directives" in verdict.error
     assert line_control_refusal(['#include <cmath>\nconst char* s = "#line 1";\n']) is None
+
+
+@pytest.mark.parametrize("spelling", ["other.h", "./sub/../other.h", "/proc/self/cwd/other.h"])
+def test_a_second_file_of_the_work_dir_is_checked_however_it_is_included(tmp_path, spelling):
+    """Only headers under a trusted include directory are skipped: a file the solution can write or reach
+    (a second source of the same build, a path through /proc) is checked like the solution's own."""
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "other.h").write_bytes(b'#define EVIL __asm__("nop")\nextern "C" void g() { EVIL; }\n')
+    files = probe(tmp_path, f'#include <cmath>\n#include "{spelling}"\n'.encode() + GOOD)
+    verdict = judge(files, "cpp")
+    assert verdict.rejected and "[native_asm]" in verdict.error and '__asm__("nop")' in verdict.error
