@@ -38,6 +38,7 @@ FORWARDING_PREFIXES = ("-Wl,", "-Wa,", "-Wp,", "-Xcompiler=", "-Xcompiler,", "-X
 LINKER_FORWARDING = ("-Wl,", "-Xlinker=", "-Xlinker,")
 PLAIN_FLAG = re.compile(r"[\w+=.,:/-]+")
 LIBRARY = re.compile(r"-l[\w+.-]+")  # a library by name: -l:FILE or a path could link a static libc past nm -u
+FUNCTION_NAME = re.compile(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*", re.ASCII)
 MAX_ERROR_CHARS = 2500
 
 
@@ -79,7 +80,8 @@ def _cpu_model() -> str:
 
 
 def check_flags(spec: ExtensionSpec) -> str:
-    """An error message for a compiler flag outside the allow-list, or ''."""
+    """An error message for a compiler flag outside the allow-list, an include path or an exported function
+    name that is not plain, or ''."""
     for flag in (*spec.extra_cflags, *spec.extra_cuda_cflags, *spec.extra_ldflags):
         error = flag_error(flag) if flag else ""
         if error:
@@ -87,6 +89,10 @@ def check_flags(spec: ExtensionSpec) -> str:
     for path in spec.options.get("extra_include_paths") or ():
         if not PLAIN_FLAG.fullmatch(path):
             return f"include path {path!r} is not allowed: a path is one word of letters, digits and - _ = + . , : /"
+    for function in spec.functions:
+        if not FUNCTION_NAME.fullmatch(function):
+            return (f"function name {function!r} is not allowed: torch writes it into the module's C++ source, so it "
+                    "must be a C++ identifier (ns::name allowed)")
     return ""
 
 

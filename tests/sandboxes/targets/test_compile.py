@@ -50,6 +50,15 @@ def test_include_paths_cannot_smuggle_options_either():
     assert check_flags(ExtensionSpec(kind="load_inline", name="a", options={"extra_include_paths": ["inc/v1.2"]})) == ""
 
 
+@pytest.mark.parametrize("function", ['f), 0);\n#line 1 "/usr/include/stdlib.h"\nvoid g() { asm("nop"); }\nvoid h(', "f g",
+                                      "f;", "\u00e9t\u00e9"])
+def test_exported_function_names_cannot_carry_source(function):
+    """torch pastes each name into main.cpp's bindings: a name could bring a #line and code past every check."""
+    error = check_flags(ExtensionSpec(kind="load_inline", name="a", functions=(function,)))
+    assert "function name" in error and "not allowed" in error
+    assert check_flags(ExtensionSpec(kind="load_inline", name="a", functions=("relu_f32", "ops::scale"))) == ""
+
+
 def test_plain_and_forwarded_allowed_flags_still_pass():
     flags = ("-O3", "--use_fast_math", "-Xcompiler=-fopenmp", "-Wl,-O1", "-gencode=arch=compute_80,code=sm_80",
              "--ptxas-options=-v", "-DTILE=128", "-lcublas", "-lgomp", "-fno-math-errno", "-ffp-contract=fast")
