@@ -6,6 +6,7 @@ re-indexes the files that changed (and the hierarchy), and the result equals ind
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections import defaultdict
 from pathlib import Path
@@ -47,8 +48,12 @@ class FuzzyIndex:
         self._phrases: dict[str, dict[str, frozenset[str]]] = {}
 
     def add(self, node_id: str, phrases: list[str]) -> None:
+        """Index ``node_id``'s phrases, replacing its old ones (nothing to do when they are the same)."""
+        unique = list(dict.fromkeys(phrases))
+        if node_id in self._phrases and list(self._phrases[node_id]) == unique:
+            return
         self.remove(node_id)
-        grams_of = {phrase: frozenset(trigrams(phrase)) for phrase in dict.fromkeys(phrases)}
+        grams_of = {phrase: frozenset(trigrams(phrase)) for phrase in unique}
         self._phrases[node_id] = grams_of
         for phrase, grams in grams_of.items():
             for gram in grams:
@@ -94,6 +99,8 @@ class RPGWorkspace:
         self._bm25: BM25 | None = None
         self._fuzzy: FuzzyIndex | None = None
         self._indexed: dict[str, list[str]] = {}
+        self._digests: dict[str, str] = {}
+        """Per indexed unit or file node, the hash of the chunk text BM25 holds for it."""
         self._lock = threading.RLock()
 
     def lines(self, path: str) -> list[str]:
@@ -150,20 +157,31 @@ class RPGWorkspace:
         return [self.rpg.node(n) for n in [path, *self.rpg.descendants(path)]]
 
     def _index_file(self, path: str) -> None:
-        for node_id in self._indexed.pop(path, []):
-            self._bm25.remove(node_id)
-            self._fuzzy.remove(node_id)
+        """Bring the indexes in line with ``path``'s nodes: nodes gone are dropped, and only nodes whose
+        chunk text (or phrases) changed are re-indexed, so an edit costs in proportion to what it touched."""
         nodes = self._file_nodes(path)
+        current = {n.id for n in nodes}
+        for node_id in self._indexed.pop(path, []):
+            if node_id not in current:
+                self._bm25.remove(node_id)
+                self._fuzzy.remove(node_id)
+                self._digests.pop(node_id, None)
         for node in nodes:
-            self._bm25.add(node.id, self.chunk_text(node))
+            text = self.chunk_text(node)
+            digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
+            if self._digests.get(node.id) != digest:
+                self._digests[node.id] = digest
+                self._bm25.add(node.id, text)
             self._fuzzy.add(node.id, [node.name, *node.features])
         if nodes:
             self._indexed[path] = [n.id for n in nodes]
 
     def _index_hierarchy(self) -> None:
-        for node_id in self._indexed.pop("", []):
-            self._fuzzy.remove(node_id)
         nodes = list(self.rpg.nodes(*HIERARCHY_KINDS))
+        current = {n.id for n in nodes}
+        for node_id in self._indexed.pop("", []):
+            if node_id not in current:
+                self._fuzzy.remove(node_id)
         for node in nodes:
             self._fuzzy.add(node.id, [node.name, *node.features])
         self._indexed[""] = [n.id for n in nodes]

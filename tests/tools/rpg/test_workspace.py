@@ -53,6 +53,25 @@ def test_refreshed_indexes_equal_indexes_built_afresh(tmp_path):
     assert "shop/coupons.py:redeem" in workspace.bm25.scores("redeem")
 
 
+def test_refresh_reindexes_only_the_nodes_whose_text_changed(tmp_path):
+    repo, instances = build_demo(tmp_path)
+    rpg, _ = build_rpg(read_commit(repo, instances[0]["base_commit"]), OfflineLifter(),
+                       commit=instances[0]["base_commit"])
+    workspace = RPGWorkspace(rpg, repo=repo)
+    workspace.bm25  # built before the move, as a reused workspace's are
+    readded = []
+    add = workspace.bm25.add
+    workspace.bm25.add = lambda node_id, text: (readded.append(node_id), add(node_id, text))
+    pricing = (repo / "shop/pricing.py").read_text()
+    write_files(repo, {"shop/pricing.py": pricing.replace("rm(total * (1 + rate))", "rm(total * (1 + rate) + 0)")})
+    stats = evolve(rpg, str(repo), commit_all(repo, "edit add_tax"), OfflineLifter())
+    workspace.refresh(stats.changed)
+    assert readded == ["shop/pricing.py:add_tax"]  # the file's other units and the file node are as they were
+    fresh = RPGWorkspace(build_rpg(read_commit(repo, rpg.commit), OfflineLifter(), commit=rpg.commit)[0], repo=repo)
+    query = "add tax to the total"
+    assert workspace.bm25.scores(query) == fresh.bm25.scores(query)
+
+
 def test_test_paths():
     assert all(map(is_test_path, ["tests/test_x.py", "pkg/tests/helpers.py", "pkg/test_y.py", "a/b_test.py",
                                   "conftest.py"]))
