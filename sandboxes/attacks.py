@@ -2,9 +2,9 @@
 
 A case returns ``(contained, detail)``; the selftest then looks for processes it left behind (by process
 tree, see :mod:`sandboxes.survivors`) and runs a plain next job. This module holds the resource and
-isolation cases; :mod:`sandboxes.attacks_runner` the ones against the supervisor and its answers,
-:mod:`sandboxes.attacks_leftovers` what one job leaves to the next, :mod:`sandboxes.attacks_paths` the
-``session`` and ``spawn`` paths.
+isolation cases; :mod:`sandboxes.attacks_host` the host's files and devices; :mod:`sandboxes.attacks_runner` the
+ones against the supervisor and its answers, :mod:`sandboxes.attacks_leftovers` what one job leaves to the next,
+:mod:`sandboxes.attacks_paths` the ``session`` and ``spawn`` paths.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import socket
 import tempfile
 
 from sandboxes.attack_kit import TIGHT, Attack, flags, python_job
+from sandboxes.attacks_host import HOST_ATTACKS
 from sandboxes.attacks_leftovers import LEFTOVER_ATTACKS
 from sandboxes.attacks_paths import PATH_ATTACKS
 from sandboxes.attacks_runner import RUNNER_ATTACKS
@@ -207,5 +208,5 @@ def sigterm_ignorer(sandbox: Sandbox, marker: str) -> tuple[bool, str]:
 
 ATTACKS = [Attack(f.__name__, f) for f in (
     fork_bomb, memory_bomb, cpu_loop, sleep_past_wall, endless_stdout, disk_fill, write_outside,
-    symlink_readback, environment_secrets, network, detached_daemon, sigterm_ignorer)] + RUNNER_ATTACKS \
-    + LEFTOVER_ATTACKS + PATH_ATTACKS
+    symlink_readback, environment_secrets, network, detached_daemon, sigterm_ignorer)] + HOST_ATTACKS \
+    + RUNNER_ATTACKS + LEFTOVER_ATTACKS + PATH_ATTACKS

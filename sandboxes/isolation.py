@@ -15,7 +15,7 @@ import tempfile
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
-from sandboxes import hostfs, linux, seccomp
+from sandboxes import hostfs, linux, rootview, seccomp
 from sandboxes.base import Limits
 from sandboxes.cgroups import Cgroup
 
@@ -81,7 +81,7 @@ def _private_mounts_work() -> bool:
 
     def private_namespace() -> None:
         hostfs.enter_private_mount_namespace()
-        hostfs.private_view(folder, 1, hostfs.python_dirs())
+        rootview.private_view(folder, 1, hostfs.readonly_dirs([]))
     folder = tempfile.mkdtemp()
     try:
         return subprocess.run(["/usr/bin/true"], preexec_fn=private_namespace, timeout=10).returncode == 0
@@ -163,6 +163,7 @@ def preexec_hook(caps: HostCaps, limits: Limits, cgroup: Cgroup | None, ids: tup
     shown = shown_paths(caps, limits)
     hidden = hostfs.hidden_paths(shown) if ids else []
     own_view = _own_view(caps)
+    devices = hostfs.accelerator_devices() if limits.gpu else []
 
     def setup() -> None:
         if cgroup is not None:
@@ -175,7 +176,7 @@ def preexec_hook(caps: HostCaps, limits: Limits, cgroup: Cgroup | None, ids: tup
         if hidden:
             hostfs.expose_to_unprivileged(hidden)
         if own_view:
-            hostfs.private_view(workdir, limits.disk_mb, shown)
+            rootview.private_view(workdir, limits.disk_mb, shown, devices)
             if caps.mode == "none" and not limits.network:
                 linux.unshare(linux.CLONE_NEWNET)
         if ids is not None:
@@ -206,6 +207,9 @@ def bwrap_prefix(limits: Limits, workdir: str, env: Mapping[str, str], seccomp_f
     if limits.gpu:
         for device in hostfs.accelerator_devices():
             args += ["--dev-bind", device, device]
+    # bubblewrap's /dev is a tmpfs of half the host's memory, /dev/shm a folder in it: cap /dev/shm like /tmp and
+    # make the rest of /dev read-only, or a job could store gigabytes there past its disk cap
+    args += ["--size", str(limits.disk_mb * 1024 * 1024), "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
     args += ["--proc", "/proc", "--bind", workdir, inside, "--chdir", inside, "--clearenv"]
     for name, value in env.items():
         args += ["--setenv", name, value]

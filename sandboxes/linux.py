@@ -10,6 +10,7 @@ CLONE_NEWIPC = 0x08000000
 CLONE_NEWNET = 0x40000000
 MS_NOSUID = 0x2
 MS_NODEV = 0x4
+MS_NOEXEC = 0x8
 MS_BIND = 0x1000
 MS_REC = 0x4000
 MS_PRIVATE = 1 << 18
@@ -25,6 +26,8 @@ SYS_MOUNT_SETATTR = 442  # the same number on x86_64 and arm64
 AT_FDCWD = -100
 AT_RECURSIVE = 0x8000
 MOUNT_ATTR_RDONLY = 0x1
+MOUNT_ATTR_NOSUID = 0x2
+SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}.get(os.uname().machine)
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
@@ -103,9 +106,18 @@ def mount_tmpfs(target: str, size_mb: int, uid: int, gid: int) -> None:
     mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, data)
 
 
-def set_read_only(path: str, read_only: bool, recursive: bool) -> None:
-    """mount_setattr(2) (Linux 5.12+): set or clear the read-only flag of the mount(s) at ``path``."""
-    attr = _MountAttr(MOUNT_ATTR_RDONLY if read_only else 0, 0 if read_only else MOUNT_ATTR_RDONLY, 0, 0)
+def set_mount_attrs(path: str, read_only: bool, recursive: bool) -> None:
+    """mount_setattr(2) (Linux 5.12+) on the mount(s) at ``path``: make them read-only and ``nosuid``, or clear
+    only their read-only flag."""
+    attr = _MountAttr(MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID, 0, 0, 0) if read_only else \
+        _MountAttr(0, MOUNT_ATTR_RDONLY, 0, 0)
     flags = AT_RECURSIVE if recursive else 0
     result = _libc.syscall(SYS_MOUNT_SETATTR, AT_FDCWD, _b(path), flags, ctypes.byref(attr), ctypes.sizeof(attr))
     _check(int(result), f"mount_setattr {path}")
+
+
+def pivot_root(new_root: str, put_old: str) -> None:
+    """pivot_root(2) (x86_64 and arm64)."""
+    if SYS_PIVOT_ROOT is None:
+        raise OSError(f"pivot_root: no system call number known for {os.uname().machine}")
+    _check(int(_libc.syscall(SYS_PIVOT_ROOT, _b(new_root), _b(put_old))), f"pivot_root {new_root}")

@@ -70,10 +70,12 @@ def test_fallback_modes_still_run_and_limit(mode):
     claims = sandbox.protections
     assert claims["network_off"] is (mode == "unshare" or caps.private_mounts)
     for attack in ATTACKS:
-        if attack.name in ("network", "write_outside", "disk_fill", "detached_daemon"):
+        claim = {"network": claims["network_off"], "write_outside": claims["read_only_host"] == "mount",
+                 "host_files": claims["read_only_host"] == "mount", "disk_fill": claims["private_tmp"],
+                 "dev_scratch": claims["private_tmp"], "detached_daemon": caps.cgroups}
+        if attack.name in claim:
             row = run_case(sandbox, attack)
-            claimed = {"network": claims["network_off"], "write_outside": claims["read_only_host"] == "mount",
-                       "disk_fill": claims["private_tmp"], "detached_daemon": caps.cgroups}[attack.name]
+            claimed = claim[attack.name]
             assert row["contained"] or not claimed, row["detail"]
     sandbox.close()
 
