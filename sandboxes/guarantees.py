@@ -16,13 +16,15 @@ GUARANTEES = {
     "fresh_uid": "every run gets a fresh unprivileged uid, so concurrent runs cannot signal or trace each other",
     "oom_kills_counted": "an out-of-memory kill is counted and reported as such (cgroup)",
     "network_off": "a run has no network unless it asks for it",
+    "host_hidden": "a run sees only the system folders, the Python installation and the paths it asks for, "
+                   "read-only, and writes only its work dir and a private /tmp",
     "kill_exit_status": "a command killed by signal N exits 128 + N (137 for a kill at the memory limit)",
     "project_visible": "the read-only paths a run asks for (the project, a build cache) are visible wherever "
                        "they live, /tmp included",
     "runner_importable": "the running Python and its packages are visible inside, so the trusted runner imports "
                          "(a virtual environment under /tmp included)",
 }
-SAFETY = ("fresh_uid", "network_off")
+SAFETY = ("fresh_uid", "network_off", "host_hidden")
 """The guarantees whose absence weakens isolation: doctor and the first sandboxed run say so."""
 
 
@@ -39,6 +41,11 @@ def lacking(caps: isolation.HostCaps, limits: Limits | None = None) -> dict[str,
         missing["kill_exit_status"] = ("util-linux's unshare exits 1 when its command is killed by SIGKILL, so an "
                                        "out-of-memory kill shows exit 1 (it is still reported as oom_killed); "
                                        "install bubblewrap (apt-get install bubblewrap) for the real status")
+    if not caps.bwrap and not caps.private_mounts:  # private mounts: root builds the view itself (rootview.py)
+        missing["host_hidden"] = (f"neither bubblewrap nor root's private mount namespace is available: a run sees, "
+                                  f"and may write, every file uid {os.geteuid()} can (its home folder, the project) "
+                                  "and shares the host's /tmp; install bubblewrap (apt-get install bubblewrap) or "
+                                  "run as root")
     if caps.mode == "none" and not caps.private_mounts:
         missing["network_off"] = ("neither bubblewrap nor unshare can create namespaces here: runs reach the "
                                   "network; install bubblewrap (apt-get install bubblewrap)")

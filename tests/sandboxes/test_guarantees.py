@@ -31,7 +31,11 @@ def test_every_lacking_guarantee_has_a_reason_and_safety_ones_become_warnings():
     assert list(fallback) == ["kill_exit_status"] and "util-linux's unshare exits 1" in fallback["kill_exit_status"]
     bare = dataclasses.replace(user, bwrap=False, unshare=False, private_mounts=False)
     assert "apt-get install bubblewrap" in guarantees.lacking(bare)["network_off"]
-    assert len(guarantees.safety_warnings(bare)) == 2
+    assert len(guarantees.safety_warnings(bare)) == 3
+    unshare_only = dataclasses.replace(user, bwrap=False, private_mounts=False)
+    hidden = guarantees.lacking(unshare_only)["host_hidden"]  # no view without bwrap or root: it says so
+    assert "may write, every file uid" in hidden
+    assert f"local sandbox: {hidden}" in guarantees.safety_warnings(unshare_only)
 
 
 def test_claims_match_the_protections_report():
