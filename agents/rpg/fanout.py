@@ -1,6 +1,6 @@
 """Repository-localisation instances through the Executor seam (``agent bench repo --executor ray``).
 
-One job per repository chain (a repository's instances in commit order, as the harness schedules them): the
+One job per repository chain (a repository's instances in the harness's order, a chain of nearby commits): the
 node localises and scores the chain with a localiser of its own, kept warm on that node between jobs (its
 graphs evolve along the chain). Only offline localisers fan out: the model calls, the outcomes file and the
 report stay in the driver, which records each chain's outcomes as its job returns.

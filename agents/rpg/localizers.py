@@ -3,7 +3,8 @@
 They read the instance's repository at base_commit through git objects (no worktree) and share one
 :class:`RepoGraphs`: one live graph per repository, built at the first instance and then moved from
 commit to commit by the incremental update, with its search indexes updated alongside. The harness
-runs a repository's instances in commit order, so each move is a small diff.
+runs a repository's instances along a chain of nearby commits (fewest Python files changed), so each move is
+a small diff.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Graph reuse across instances, measured side by side: the offline localiser with one graph per
 repository evolved from commit to commit, against the same localiser building each commit's graph
 from scratch, on the same instances in the same run. Reports wall and CPU seconds per instance of
-each, their ratios, and whether every answer is identical."""
+each, their ratios, whether every answer is identical, and how many Python files each move changes
+(along the harness's order, and in total along commit-time order for comparison)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from benchmarks.repo.checkout import RepoCache, Snapshot
 from benchmarks.repo.harness import Outcome, RepoBenchConfig, run_side_by_side, schedule
 from benchmarks.repo.instances import Instance
 from benchmarks.repo.localizer import Prediction
+from benchmarks.repo.order import chain_steps, step_size
 
 from agents.rpg.localizers import RepoGraphs, RPGLocalizer
 
@@ -51,10 +53,30 @@ def after_first(unit: str, evolved: list[float], rebuilt: list[float]) -> dict[s
             ratio: round(sum(rebuilt) / sum(evolved), 2)}
 
 
+def moves(chains: list[list[Instance]], cache: RepoCache) -> tuple[dict[str, int], dict[str, int]]:
+    """Python files changed into each instance from the one before it in its chain (the harness's order;
+    0 on the same commit), and the totals over each order: the harness's and commit time's."""
+    into, totals = {}, {"harness_order": 0, "commit_time_order": 0}
+    for chain in chains:
+        repo = chain[0].repo
+        if cache.origin(repo) is None:
+            continue
+        trees = cache.python_trees(repo, [i.base_commit for i in chain])
+        present = [i for i in chain if i.base_commit in trees]
+        for before, after in zip(present, present[1:]):
+            into[after.instance_id] = step_size(trees[before.base_commit], trees[after.base_commit])
+        times = cache.commit_times(repo, list(trees))
+        totals["harness_order"] += sum(into.get(i.instance_id, 0) for i in present)
+        totals["commit_time_order"] += sum(chain_steps(trees, sorted(trees, key=lambda c: (times.get(c, -1), c))))
+    return into, totals
+
+
 def measure_reuse(instances: list[Instance], bench: RepoBenchConfig) -> tuple[dict[str, Any], list[dict]]:
-    """Summary and per-instance rows, in the harness's order (per repository, by commit time)."""
+    """Summary and per-instance rows, in the harness's order (per repository, a chain of nearby commits)."""
     cache = RepoCache(bench.cache_dir, bench.mirrors, bench.allow_clone)
-    ordered = [instance for chain in schedule(instances, cache) for instance in chain]
+    chains = schedule(instances, cache)
+    ordered = [instance for chain in chains for instance in chain]
+    changed, totals = moves(chains, cache)
     evolved = CPUTimed(RPGLocalizer(RepoGraphs(reuse=True), None, name="evolved"))
     rebuilt = CPUTimed(RPGLocalizer(RepoGraphs(reuse=False), None, name="rebuilt"))
     rows, first_seen = [], set()
@@ -65,7 +87,8 @@ def measure_reuse(instances: list[Instance], bench: RepoBenchConfig) -> tuple[di
                "evolved_s": round(mine.seconds, 3), "rebuilt_s": round(theirs.seconds, 3),
                "evolved_cpu_s": round(evolved.cpu_seconds.get(instance_id, 0.0), 3),
                "rebuilt_cpu_s": round(rebuilt.cpu_seconds.get(instance_id, 0.0), 3),
-               "identical": same_answer(mine, theirs), "skipped": mine.skipped}
+               "changed_py_files": changed.get(instance_id), "identical": same_answer(mine, theirs),
+               "skipped": mine.skipped}
         rows.append(row)
         if repo in first_seen and not mine.skipped:
             for key, values in later.items():
@@ -73,10 +96,13 @@ def measure_reuse(instances: list[Instance], bench: RepoBenchConfig) -> tuple[di
         first_seen.add(repo)
     summary: dict[str, Any] = {"instances": len(rows), "repositories": sorted(first_seen),
                                "all_identical": all(r["identical"] for r in rows),
+                               **{f"changed_py_files.{order}_total": total for order, total in totals.items()},
                                "first_instance_per_repository_s": {r["repo"]: r["evolved_s"] for r in reversed(rows)},
                                "first_instance_per_repository_cpu_s": {r["repo"]: r["evolved_cpu_s"]
                                                                        for r in reversed(rows)}}
     if later["evolved_s"]:
         summary.update(after_first("s", later["evolved_s"], later["rebuilt_s"]))
         summary.update(after_first("cpu_s", later["evolved_cpu_s"], later["rebuilt_cpu_s"]))
+        steps = [r["changed_py_files"] for r in rows if r["changed_py_files"] is not None and not r["skipped"]]
+        summary["after_first.mean_changed_py_files"] = round(statistics.mean(steps), 1) if steps else None
     return summary, rows

@@ -34,6 +34,18 @@ def _git(*args: str, cwd: Path | None = None) -> str:
     return result.stdout
 
 
+def _python_blobs(listing: bytes) -> list[tuple[str, str]]:
+    """``(path, blob id)`` of the ``*.py`` blobs in ``git ls-tree -r -z`` output."""
+    found = []
+    for record in filter(None, listing.split(b"\0")):
+        meta, path = record.split(b"\t", 1)
+        _, kind, oid = meta.decode().split()
+        name = path.decode("utf-8", "surrogateescape")
+        if kind == "blob" and name.endswith(".py"):
+            found.append((name, oid))
+    return found
+
+
 @dataclass(frozen=True)
 class Snapshot:
     """A repository at one commit: the bare clone to read objects from, and the commit."""
@@ -111,6 +123,17 @@ class RepoCache:
             if result.returncode == 0 and result.stdout.strip().isdigit():
                 times[commit] = int(result.stdout.strip())
         return times
+
+    def python_trees(self, repo: str, commits: list[str]) -> dict[str, frozenset[tuple[str, str]]]:
+        """The Python files of each commit present in the clone, as ``(path, blob id)`` pairs (what a graph
+        of the commit reads); missing commits are left out."""
+        clone, trees = self.clone(repo), {}
+        for commit in dict.fromkeys(commits):
+            result = subprocess.run(["git", "-C", str(clone), "ls-tree", "-r", "-z", f"{commit}^{{tree}}"],
+                                    capture_output=True)
+            if result.returncode == 0:
+                trees[commit] = frozenset(_python_blobs(result.stdout))
+        return trees
 
     def reader(self, repo: str, commit: str):
         """A function ``path -> text or None`` reading files at ``commit`` from the clone."""

@@ -108,6 +108,20 @@ def build_demo(dest: str | Path) -> tuple[Path, list[dict]]:
     return repo, instances
 
 
+def add_detour(repo: Path, rows: list[dict]) -> list[dict]:
+    """Two later commits of the demo, ``far`` (May: two modules edited, one added) and ``near`` (June: back
+    to the base, plus one new module), with an instance each, after ``rows``: the shortest visiting order
+    (far, base, near: 3 + 1 files changed) is not commit time's (base, far, near: 3 + 4)."""
+    original = {path: (repo / path).read_text() for path in ("shop/util.py", "shop/cart.py")}
+    write_files(repo, {path: text + "# far\n" for path, text in original.items()} | {"shop/far.py": "X = 1\n"})
+    far = commit_all(repo, "far", date="2024-05-01T00:00:00")
+    (repo / "shop/far.py").unlink()
+    write_files(repo, {**original, "shop/near.py": "Y = 2\n"})
+    near = commit_all(repo, "near", date="2024-06-01T00:00:00")
+    return rows + [{**rows[0], "instance_id": name, "base_commit": commit} for name, commit in (("far", far),
+                                                                                                 ("near", near))]
+
+
 def write_demo_instances(dest: str | Path) -> Path:
     """Build the demo repository and write its instances as JSONL beside it."""
     _, instances = build_demo(dest)

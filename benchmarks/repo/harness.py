@@ -22,6 +22,7 @@ from benchmarks.repo.gold import LEVELS, Gold, gold_for
 from benchmarks.repo.instances import Instance
 from benchmarks.repo.localizer import Localizer, Prediction
 from benchmarks.repo.metrics import DEFAULT_KS, METRICS, mean_percent, score
+from benchmarks.repo.order import nearest_chain
 
 
 ROW_KS = (1, 5)
@@ -34,7 +35,8 @@ class RepoBenchConfig(Config):
     ks: list[int] = Field(default_factory=lambda: list(DEFAULT_KS))
     """The cut-offs k for Acc@k, recall@k and NDCG@k."""
     workers: int = 1
-    """Repositories localised in parallel (threads); the instances of one repository run in commit order."""
+    """Repositories localised in parallel (threads); the instances of one repository run in the harness's order
+    (a chain of nearby commits, see :func:`schedule`)."""
     cache_dir: str = ".cache/repos"
     """Where bare clones and per-commit worktrees are kept."""
     mirrors: str | None = None
@@ -88,19 +90,25 @@ def evaluate_side_by_side(instance: Instance, localizers: list[Localizer], cache
 
 
 def schedule(instances: list[Instance], cache: RepoCache) -> list[list[Instance]]:
-    """The harness's order: one chain per repository, its instances by commit time (then id).
+    """The harness's order: one chain per repository, its instances along a short path through their base
+    commits (:func:`benchmarks.repo.order.nearest_chain`: few Python files change from one to the next).
 
-    Consecutive instances of a chain are close in history, so a localiser that keeps one graph per
-    repository moves it forward by small diffs. Commits that cannot be found sort first (they are
-    skipped when evaluated).
+    A localiser that keeps one graph per repository then moves it by small diffs. Instances on one
+    commit run together (by id); commits that cannot be found come first (they are skipped when evaluated).
     """
     chains: dict[str, list[Instance]] = {}
     for instance in instances:
         chains.setdefault(instance.repo, []).append(instance)
     ordered = []
     for repo, chain in chains.items():
-        times = cache.commit_times(repo, [i.base_commit for i in chain]) if cache.origin(repo) else {}
-        ordered.append(sorted(chain, key=lambda i: (times.get(i.base_commit, -1), i.base_commit, i.instance_id)))
+        commits = [i.base_commit for i in chain]
+        known = cache.origin(repo) is not None
+        times = cache.commit_times(repo, commits) if known else {}
+        trees = cache.python_trees(repo, commits) if known else {}
+        by_time = sorted(set(commits), key=lambda commit: (times.get(commit, -1), commit))
+        visit = [c for c in by_time if c not in trees] + nearest_chain(trees, [c for c in by_time if c in trees])
+        position = {commit: index for index, commit in enumerate(visit)}
+        ordered.append(sorted(chain, key=lambda i: (position[i.base_commit], i.instance_id)))
     return ordered
 
 
@@ -108,7 +116,7 @@ def run_benchmark(instances: list[Instance], localizer: Localizer, config: RepoB
                   on_done: Callable[[Outcome], None] | None = None) -> list[Outcome]:
     """Evaluate every instance, one repository chain per worker (``config.workers`` at a time).
 
-    Within a repository the instances run in commit order; the outcomes come back in input order.
+    Within a repository the instances run in the order of :func:`schedule`; the outcomes come back in input order.
     """
     return [o[0] for o in run_side_by_side(instances, [localizer], config,
                                            (lambda outcomes: on_done(outcomes[0])) if on_done else None)]

@@ -41,5 +41,10 @@ def test_bench_rpg_reuse_compares_evolving_with_rebuilding(agent_cli, tmp_path):
     assert report["summary"]["after_first.rebuilt_mean_cpu_s"] > 0
     assert "after_first.rebuilt_over_evolved_cpu_s" in result.out
     assert all({"evolved_cpu_s", "rebuilt_cpu_s"} <= set(r) for r in report["rows"])
+    steps = [r["changed_py_files"] for r in report["rows"]]
+    assert steps[0] is None and all(isinstance(step, int) for step in steps[1:]) and sum(steps[1:]) > 0
+    summary = report["summary"]
+    assert summary["changed_py_files.harness_order_total"] == sum(steps[1:])
+    assert summary["changed_py_files.harness_order_total"] <= summary["changed_py_files.commit_time_order_total"]
     assert [r["instance_id"] for r in report["rows"]] == ["ledger-1", "ledger-2", "ledger-3", "ledger-4", "ledger-5"]
     assert agent_cli("bench", "rpg-reuse", "--instances", str(tmp_path / "ledger.jsonl"), "--repo", "x/y").code == 2

@@ -7,6 +7,7 @@ import pytest
 from agents.rpg.localizers import BM25Localizer, RepoGraphs, RPGLocalizer, function_level
 from agents.rpg.reuse import same_answer
 from benchmarks.repo.checkout import RepoCache
+from benchmarks.repo.demo import add_detour, build_demo
 from benchmarks.repo.generated import GOLD_FUNCTIONS, HUBS_IDS, build_generated
 from benchmarks.repo.harness import RepoBenchConfig, run_side_by_side
 from benchmarks.repo.instances import Instance
@@ -55,6 +56,18 @@ def test_evolving_one_graph_answers_exactly_as_rebuilding_each_commit(ledger):
     for evolved, rebuilt, _ in results:
         assert same_answer(evolved, rebuilt), evolved.instance.instance_id
         assert evolved.scores == rebuilt.scores
+
+
+def test_evolving_along_the_harness_order_answers_as_rebuilding(tmp_path):
+    repo, rows = build_demo(tmp_path)
+    instances = [Instance.from_row(r) for r in add_detour(repo, rows)]
+    localizers = [RPGLocalizer(RepoGraphs(), None), RPGLocalizer(RepoGraphs(reuse=False), None, name="rebuilt")]
+    seen = []
+    run_side_by_side(instances, localizers, RepoBenchConfig(cache_dir=str(tmp_path / "cache")),
+                     lambda outcomes: seen.append(outcomes))
+    assert [o[0].instance.instance_id for o in seen] == ["far", "demo__shop-1", "demo__shop-2", "demo__shop-3", "near"]
+    for evolved, rebuilt in seen:  # the graph moved far -> base -> near, backwards in time first
+        assert same_answer(evolved, rebuilt) and evolved.prediction.files, evolved.instance.instance_id
 
 
 def test_a_blob_missing_from_the_clone_does_not_skip_the_instance(tmp_path):

@@ -49,6 +49,9 @@ def test_snapshots_commit_times_and_git_errors_name_the_subcommand(tmp_path):
     assert snapshot.commit == base and (snapshot.clone / "HEAD").is_file() and snapshot.repo == str(repo)
     times = cache.commit_times(str(repo), [later, base, "f" * 40])
     assert set(times) == {base, later} and times[later] > times[base]
+    trees = cache.python_trees(str(repo), [later, base, "f" * 40])
+    assert set(trees) == {base, later} and {path for path, _ in trees[base] ^ trees[later]} == {"shop/util.py"}
+    assert "README.md" not in {path for path, _ in trees[base]} and ("shop/cart.py" in dict(trees[base]))
     with pytest.raises(UserError, match="missing"):
         cache.snapshot(str(repo), "f" * 40)
     assert subcommand(("-C", "/x", "worktree", "add", "--detach")) == "worktree add"

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.repo.demo import build_demo, commit_all, write_files
+from benchmarks.repo.demo import add_detour, build_demo, commit_all, write_files
 from benchmarks.repo.harness import (RepoBenchConfig, build_report, export_predictions, outcome_from_dict,
                                      outcome_to_dict, run_benchmark, run_side_by_side)
 from benchmarks.repo.instances import Instance, load_instances, read_ids
@@ -99,3 +99,12 @@ def test_instances_run_in_commit_order_and_side_by_side(tmp_path):
     assert [[o.instance.instance_id for o in pair] for pair in results] == [[i.instance_id] * 2 for i in instances]
     assert [o.scores["file"]["acc@1"] for o in results[1]] == [0.0, 1.0]  # shop-1 is fixed in pricing.py
     assert results[1][0].gold is results[1][1].gold
+
+
+def test_a_repository_is_visited_along_nearby_commits_not_commit_time(tmp_path):
+    repo, rows = build_demo(tmp_path)
+    rows = add_detour(repo, rows) + [{**rows[0], "instance_id": "gone", "base_commit": "f" * 40}]
+    seen = Fixed()
+    run_benchmark([Instance.from_row(r) for r in rows], seen, RepoBenchConfig(cache_dir=str(tmp_path / "cache")))
+    # far, base, near changes 3 + 1 files (time order 3 + 4); it ties with near, base, far and starts earlier
+    assert seen.seen == ["far", "demo__shop-1", "demo__shop-2", "demo__shop-3", "near"]  # "gone" is skipped
