@@ -145,6 +145,9 @@ class CallRules:
     def npu_launch(self, node: ast.Call, args: list[Kind]) -> Kind:
         if not args or args[0].tag is not Tag.NPU_KERNEL:
             return self.flag(node, "not_allowed", f"{text(node)}: launch() takes one of your @kernel functions first")
+        if node.keywords:  # chip= would let the solution time itself on a chip of its own making
+            return self.flag(node, "not_allowed", f"{text(node)}: launch(kernel, block_dim, args...) takes no keyword "
+                                                  "arguments (the chip and the tracing are the verifier's)")
         return SCALAR
 
     def builtin_call(self, name: str, node: ast.Call, args: list[Kind], kwargs: dict) -> Kind:
