@@ -16,6 +16,7 @@ ROOT = Path("/sys/fs/cgroup")
 V1_CONTROLLERS = ("memory", "pids", "cpuacct", "cpu", "freezer")
 V1_ROLES = {"cpuacct": "cpu", "cpu": "quota"}  # role names: cpu = accounting, quota = bandwidth limit
 CFS_PERIOD_US = 100_000
+PREFIX = "agentkiln-"
 
 
 def own_path(controller: str) -> str:
@@ -42,7 +43,7 @@ class Cgroup:
     @classmethod
     def create(cls, memory_mb: int, pids: int, cpus: float | None = None) -> "Cgroup":
         """Create and limit a fresh cgroup (``cpus``: a CPU quota in cores); raises OSError when not allowed."""
-        name = f"agentkiln-{uuid.uuid4().hex[:12]}"
+        name = f"{PREFIX}{os.getpid()}-{uuid.uuid4().hex[:12]}"  # the owner's pid: the janitor ends its orphans
         group = cls._create_v1(name) if (ROOT / "memory" / "cgroup.procs").exists() else cls._create_v2(name)
         try:
             group._limit(memory_mb * 1024 * 1024, pids)
@@ -52,6 +53,19 @@ class Cgroup:
             group.remove()
             raise
         return group
+
+    @classmethod
+    def existing(cls) -> dict[str, "Cgroup"]:
+        """Every per-run cgroup below this process's own, by name (what the janitor looks through)."""
+        version = 1 if (ROOT / "memory" / "cgroup.procs").exists() else 2
+        found: dict[str, dict[str, Path]] = {}
+        for controller in (V1_CONTROLLERS if version == 1 else ("",)):
+            parent = ROOT / controller / own_path(controller).lstrip("/")
+            for group in parent.glob(f"{PREFIX}*") if parent.is_dir() else ():
+                roles = [V1_ROLES.get(controller, controller)] if version == 1 else \
+                    ["memory", "pids", "cpu", "quota", "freezer"]
+                found.setdefault(group.name, {}).update(dict.fromkeys(roles, group))
+        return {name: cls(dirs, version) for name, dirs in found.items()}
 
     @classmethod
     def _create_v1(cls, name: str) -> "Cgroup":

@@ -164,6 +164,8 @@ def preexec_hook(caps: HostCaps, limits: Limits, cgroup: Cgroup | None, ids: tup
     hidden = hostfs.hidden_paths(shown) if ids else []
     own_view = _own_view(caps)
     devices = hostfs.accelerator_devices() if limits.gpu else []
+    # with no wrapper to load it, the child installs the seccomp filter itself, last, just before the exec
+    filter_program = seccomp.program() if caps.mode == "none" and seccomp.available() else None
 
     def setup() -> None:
         if cgroup is not None:
@@ -177,11 +179,14 @@ def preexec_hook(caps: HostCaps, limits: Limits, cgroup: Cgroup | None, ids: tup
             hostfs.expose_to_unprivileged(hidden)
         if own_view:
             rootview.private_view(workdir, limits.disk_mb, shown, devices)
-            if caps.mode == "none" and not limits.network:
-                linux.unshare(linux.CLONE_NEWNET)
+            if caps.mode == "none":  # no wrapper made namespaces: IPC objects are the run's own, network off
+                linux.unshare(linux.CLONE_NEWIPC | (0 if limits.network else linux.CLONE_NEWNET))
         if ids is not None:
             _drop_privileges(ids)
         linux.set_parent_death_signal(signal.SIGKILL)  # after the uid change, which clears it
+        if filter_program is not None:
+            linux.set_no_new_privs()
+            linux.set_seccomp_filter(filter_program)
     return setup
 
 
@@ -235,6 +240,7 @@ def protections(caps: HostCaps, limits: Limits, disk_capped: bool, ids: tuple[in
         "isolation": caps.mode,
         "network_off": (namespaced or _own_view(caps)) and not limits.network,
         "pid_namespace": namespaced,
+        "ipc_namespace": namespaced or _own_view(caps),
         "read_only_host": "mount" if caps.bwrap or _own_view(caps) else ("other uid" if ids else False),
         "private_tmp": caps.bwrap or _own_view(caps),
         "user": "a fresh unprivileged uid per run" if ids else f"uid {os.geteuid()}",
@@ -243,7 +249,7 @@ def protections(caps: HostCaps, limits: Limits, disk_capped: bool, ids: tuple[in
         "cpu_quota": f"{limits.cpus:g} cores (cgroup)" if caps.cgroups else "none (RLIMIT_CPU only)",
         "disk_limit": "tmpfs size cap" if disk_capped else "RLIMIT_FSIZE + polling",
         "environment": "allow-list",
-        "seccomp": SECCOMP_CLAIM if caps.mode != "none" and seccomp.available() else "none",
+        "seccomp": SECCOMP_CLAIM if seccomp.available() else "none",
     }
 
 

@@ -1,4 +1,5 @@
-"""Clean up after local sandboxes whose owning process died mid-run: tmpfs work dirs and empty cgroups."""
+"""Clean up after local sandboxes whose owning process died mid-run: tmpfs work dirs, and cgroups with what is
+left in them."""
 
 from __future__ import annotations
 
@@ -19,8 +20,8 @@ def base_dir_name() -> str:
     return f"{BASE_PREFIX}{os.getpid()}-"
 
 
-def _owner_dead(path: str) -> bool:
-    match = re.match(rf"{BASE_PREFIX}(\d+)-", os.path.basename(path))
+def _owner_dead(path: str, prefix: str = BASE_PREFIX) -> bool:
+    match = re.match(rf"{prefix}(\d+)-", os.path.basename(path))
     return bool(match) and not os.path.exists(f"/proc/{match.group(1)}")
 
 
@@ -47,17 +48,21 @@ def clean_stale_work_dirs(parent: str) -> int:
 
 
 def clean_stale_cgroups() -> int:
-    """Remove empty per-run cgroups older than an hour (an empty one that is younger may be about to be used)."""
+    """Remove the per-run cgroups of owners that died, after killing what is left in them (a daemon that
+    left its session survives the owner's death when no namespace ties it to the run), and empty ones older
+    than an hour (a younger empty one may be about to be used); return how many."""
     removed = 0
-    for controller in cgroups.V1_CONTROLLERS + ("",):
-        parent = cgroups.ROOT / controller / cgroups.own_path(controller).lstrip("/")
-        for group in parent.glob("agentkiln-*") if parent.is_dir() else ():
-            try:
-                if time.time() - group.stat().st_mtime > STALE_CGROUP_S:
-                    group.rmdir()
-                    removed += 1
-            except OSError:
-                pass
+    for name, group in cgroups.Cgroup.existing().items():
+        try:
+            if _owner_dead(name, cgroups.PREFIX):
+                group.kill_all()
+            elif time.time() - next(iter(group.dirs.values())).stat().st_mtime <= STALE_CGROUP_S:
+                continue
+            if not group.pids():
+                group.remove()
+                removed += 1
+        except OSError:
+            pass
     return removed
 
 

@@ -185,6 +185,9 @@ def collect_files(root: str, patterns: Sequence[str], max_bytes: int, max_files:
             break
         if not any(r.match(rel) for r in regexes):
             continue
+        if not _printable_utf8(rel):
+            collector.note(f"collect: skipped {rel.encode('utf-8', 'backslashreplace')!r} (not printable UTF-8)")
+            continue
         if len(collector.files) >= max_files:
             collector.note(f"collect: stopped at {max_files} files (the cap on their number)")
             break
@@ -220,12 +223,24 @@ def rejected_names(names: Iterable[str], patterns: Sequence[str]) -> dict[str, s
     regexes = [glob_regex(str(check_relative(p))) for p in patterns]
     rejected = {}
     for name in names:
-        if not name or "\0" in name or str(PurePosixPath(name)) != name or name.startswith("/") \
-                or ".." in name.split("/"):
+        if not name or str(PurePosixPath(name)) != name or name.startswith("/") or ".." in name.split("/"):
             rejected[name] = "not a relative path inside the work dir"
+        elif not _printable_utf8(name):
+            rejected[name] = "not printable UTF-8 (control characters or undecodable bytes)"
         elif not any(r.match(name) for r in regexes):
             rejected[name] = "matches no requested pattern"
     return rejected
+
+
+def _printable_utf8(name: str) -> bool:
+    """True when ``name`` encodes to UTF-8 (no undecodable bytes, which the file system hands back as lone
+    surrogates that break every later encode) and holds no control character (a newline or an escape sequence
+    would forge log lines or terminal output wherever the name is shown)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return not any(ord(c) < 0x20 or 0x7f <= ord(c) < 0xa0 for c in name)
 
 
 def tree_size(root: str) -> int:

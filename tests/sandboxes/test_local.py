@@ -72,7 +72,8 @@ def test_fallback_modes_still_run_and_limit(mode):
     for attack in ATTACKS:
         claim = {"network": claims["network_off"], "write_outside": claims["read_only_host"] == "mount",
                  "host_files": claims["read_only_host"] == "mount", "disk_fill": claims["private_tmp"],
-                 "dev_scratch": claims["private_tmp"], "detached_daemon": caps.cgroups}
+                 "dev_scratch": claims["private_tmp"], "detached_daemon": caps.cgroups,
+                 "ipc_left": claims["ipc_namespace"], "seccomp_calls": claims["seccomp"] != "none"}
         if attack.name in claim:
             row = run_case(sandbox, attack)
             claimed = claim[attack.name]

@@ -4,6 +4,7 @@ import time
 import pytest
 
 from sandboxes.errors import UserError
+from tests.sandboxes.conftest import SMALL
 from sandboxes.workdir import (MAX_DEPTH, MAX_NOTES, collect_files, decode_files, encode_files, glob_regex,
                                rejected_names, tree_size, write_files)
 
@@ -134,7 +135,17 @@ def test_many_skipped_files_make_few_notes(tmp_path):
 
 def test_returned_names_must_be_relative_inside_and_requested():
     names = ["out/a.txt", "../../../tmp/x.txt", "/etc/x.txt", "out//b.txt", "out/../c.txt", "./out/d.txt",
-             "out/e.bin", "out/f\nnewline.txt"]
+             "out/e.bin", "out/f\nnewline.txt", "out/\udcff.txt", "out/\x1b[31mred.txt", "out/é.txt"]
     rejected = rejected_names(names, ["out/*.txt"])
-    assert sorted(rejected) == sorted(names[1:7])
+    assert sorted(rejected) == sorted(names[1:10])
     assert rejected["out/e.bin"] == "matches no requested pattern"
+    assert rejected["out/\udcff.txt"].startswith("not printable UTF-8")
+
+
+def test_oddly_named_files_are_not_collected(any_sandbox):
+    """An undecodable or control-character name (the file system returns b'\\xff' as '\\udcff') is dropped
+    with a note; before, it came back and broke whatever encoded it later (json, sqlite, a log line)."""
+    code = "open(b'\\xff\\n.txt', 'wb').write(b'x'); open('ok.txt', 'w').write('y')"
+    result = any_sandbox.run(["python", "-c", code], collect=["*.txt"], limits=SMALL)
+    assert result.files == {"ok.txt": b"y"} and not result.sandbox_error
+    assert any("not printable UTF-8" in note for note in result.notes)
