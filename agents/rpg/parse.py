@@ -138,8 +138,7 @@ class _FactVisitor:
             if isinstance(statement, _DEFS):
                 self._unit(statement, prefix, in_class, klass)
             else:
-                self._collect(statement, owner)
-                typefacts.collect(statement, local, attributes)
+                typefacts.record(self._collect(statement, owner, with_assignments=True), local, attributes)
 
     def _unit(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, prefix: str, in_class: bool,
               klass: Unit | None) -> None:
@@ -164,10 +163,13 @@ class _FactVisitor:
         children = [u for u in self.facts.units[first_child:] if u.qualname.count(".") == depth]
         unit.ast_hash = shallow_hash(self.lines, unit, children)
 
-    def _collect(self, node: ast.AST, owner: Unit | None) -> None:
-        """Record the calls (for ``owner``, or the module) and the imports found under ``node``."""
+    def _collect(self, node: ast.AST, owner: Unit | None,
+                 with_assignments: bool = False) -> list[typefacts.Assignment]:
+        """Record the calls (for ``owner``, or the module) and the imports found under ``node``; with
+        ``with_assignments``, return its simple assignments too (one walk serves both)."""
         target = owner.calls if owner else self.facts.calls
         seen = set(target)
+        found = []
         for child in ast.walk(node):
             if isinstance(child, ast.Call):
                 name = dotted(child.func)
@@ -176,6 +178,9 @@ class _FactVisitor:
                     target.append(name)
             elif isinstance(child, (ast.Import, ast.ImportFrom)):
                 self._import(child)
+            elif with_assignments and (assigned := typefacts.assignment(child)):
+                found.append(assigned)
+        return found
 
     def _import(self, node: ast.Import | ast.ImportFrom) -> None:
         if isinstance(node, ast.Import):

@@ -72,20 +72,27 @@ def parameter_types(args: ast.arguments) -> dict[str, str]:
     return table
 
 
-def assignments(statement: ast.AST) -> list[tuple[ast.AST, ast.AST | None, ast.AST | None]]:
-    """``(target, value, annotation)`` of every simple assignment under ``statement``."""
-    found = []
-    for node in ast.walk(statement):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            found.append((node.targets[0], node.value, None))
-        elif isinstance(node, ast.AnnAssign):
-            found.append((node.target, node.value, node.annotation))
-    return found
+Assignment = tuple[ast.AST, ast.AST | None, ast.AST | None]
+"""``(target, value, annotation)`` of one simple assignment."""
+
+
+def assignment(node: ast.AST) -> Assignment | None:
+    """``node`` as a simple assignment (one target, or annotated), else ``None``."""
+    if isinstance(node, ast.Assign) and len(node.targets) == 1:
+        return node.targets[0], node.value, None
+    if isinstance(node, ast.AnnAssign):
+        return node.target, node.value, node.annotation
+    return None
 
 
 def collect(statement: ast.AST, local: dict[str, str], attributes: dict[str, str] | None) -> None:
     """Add the plain types bound under ``statement``: names into ``local``, ``self.x`` into ``attributes``."""
-    for target, value, annotation in assignments(statement):
+    record([found for node in ast.walk(statement) if (found := assignment(node))], local, attributes)
+
+
+def record(found: list[Assignment], local: dict[str, str], attributes: dict[str, str] | None) -> None:
+    """Add the plain types of these assignments (in source order): see :func:`collect`."""
+    for target, value, annotation in found:
         type_expr = annotation_type(annotation) or value_type(value, local)
         if isinstance(target, ast.Name):
             bind(local, target.id, type_expr)
