@@ -56,6 +56,9 @@ keep
 STRING = re.compile(r'R"([^(\s]*)\((?:.|\n)*?\)\1"|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'')
 INLINE_ASM = re.compile(r"\b(?:asm|__asm|__asm__)\b")
 THREAD_COUNT = re.compile(r"^\s*#\s*pragma\s+omp\b.*\bnum_threads\s*\(", re.MULTILINE)
+OPENMP_ENTRY = re.compile(r"\w*(?:GOMP|GOACC|__kmpc)_\w+")
+"""The OpenMP runtime's entry points (``GOMP_parallel``, ``__builtin_GOMP_parallel``, ``__kmpc_fork_call``): the
+compiler emits calls to them for the pragmas; a source that names one sets the team size itself."""
 MAX_NAMED = 8
 
 
@@ -122,7 +125,8 @@ def judge(files: Mapping[str, bytes], build: str) -> BuildOutcome | None:
 
 
 def source_problems(user: str) -> list[tuple[str, str]]:
-    """Inline assembly and OpenMP thread-count clauses in the solution's preprocessed lines."""
+    """Inline assembly, OpenMP thread-count clauses and OpenMP runtime entry points in the solution's
+    preprocessed lines."""
     problems = []
     code = STRING.sub(lambda m: '""' + "\n" * m.group(0).count("\n"), user)
     asm = [shown.strip() for line, shown in zip(code.splitlines(), user.splitlines()) if INLINE_ASM.search(line)]
@@ -132,6 +136,11 @@ def source_problems(user: str) -> list[tuple[str, str]]:
     if THREAD_COUNT.search(code):
         problems.append(("native_escape", "an OpenMP num_threads(...) clause changes the thread count; the harness "
                                           "sets it (--threads)"))
+    entry = OPENMP_ENTRY.search(code)
+    if entry:
+        problems.append(("native_escape", f"{entry.group(0)} is the OpenMP runtime's own entry point (called "
+                                          "directly it sets its own thread count); use the pragmas, the harness "
+                                          "sets the threads (--threads)"))
     return problems
 
 

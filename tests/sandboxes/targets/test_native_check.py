@@ -48,6 +48,23 @@ def test_strings_and_comments_do_not_count_as_assembly():
     assert [rule for rule, _ in source_problems("#pragma omp parallel for num_threads(64)\n")] == ["native_escape"]
 
 
+@pytest.mark.parametrize("source", [
+    'extern "C" void GOMP_parallel(void (*)(void*), void*, unsigned, unsigned);\n',
+    'void f(void (*g)(void*)) { __builtin_GOMP_parallel(g, 0, 2, 0); }\n',
+    'extern "C" void par(void (*)(void*), void*, unsigned, unsigned);\n#pragma redefine_extname par GOMP_parallel\n',
+    'extern "C" void __kmpc_fork_call(void*, int, void*, ...);\n',
+])
+def test_the_openmp_runtimes_entry_points_may_not_be_named(source):
+    assert [rule for rule, _ in source_problems(source)] == ["native_escape"]
+
+
+def test_a_pasted_openmp_entry_point_is_found_after_preprocessing(tmp_path):
+    files = probe(tmp_path, b'#define CAT(a, b) a##b\nstatic void g(void*) {}\n'
+                            b'extern "C" void f() { CAT(__builtin_GO, MP_parallel)(g, 0, 2, 0); }\n')
+    verdict = judge(files, "cpp")
+    assert verdict.rejected and "__builtin_GOMP_parallel is the OpenMP runtime" in verdict.error
+
+
 def test_a_build_that_left_no_probe_is_refused():
     assert judge({}, "cpp").rejected
 
