@@ -13,6 +13,11 @@ HOST_PASS_THROUGH = ("LANG", "LC_ALL", "LC_CTYPE", "TZ", "CUDA_VISIBLE_DEVICES",
                      "CUDA_HOME", "CUDA_PATH", "LD_LIBRARY_PATH", "ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME",
                      "ASCEND_VISIBLE_DEVICES")
 
+SEARCH_PATHS = ("PATH", "LD_LIBRARY_PATH", "PYTHONPATH")
+"""Folder lists whose empty or relative entries mean the current directory, the job's writable work dir: a host's
+``LD_LIBRARY_PATH=/usr/local/cuda/lib64:`` (a common trailing colon) made every program started in a sandbox load
+libraries the job had planted there."""
+
 _SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSW|CREDENTIAL|COOKIE|AUTH", re.IGNORECASE)
 
 
@@ -46,4 +51,9 @@ def sandbox_env(extra: Mapping[str, str] | None, *, home: str, path: str, thread
         if is_secret_name(name):
             raise UserError(f"refusing to pass the credential-like variable {name!r} into a sandbox")
         env[str(name)] = str(value)
+    for name in SEARCH_PATHS:
+        if name in env:
+            kept = [entry for entry in env.pop(name).split(":") if entry.startswith("/")]
+            if kept:
+                env[name] = ":".join(kept)
     return env

@@ -2,6 +2,7 @@ import pytest
 
 from sandboxes.envpolicy import is_secret_name, sandbox_env
 from sandboxes.errors import UserError
+from tests.sandboxes.conftest import SMALL
 
 
 def test_host_secrets_never_pass(monkeypatch):
@@ -21,3 +22,21 @@ def test_caller_may_not_pass_credentials():
 def test_secret_names(name):
     assert is_secret_name(name)
     assert not is_secret_name("TRITON_INTERPRET")
+
+
+def test_search_paths_keep_only_absolute_folders(monkeypatch):
+    monkeypatch.setenv("LD_LIBRARY_PATH", "/usr/local/cuda/lib64:")
+    env = sandbox_env({"PYTHONPATH": "/code::lib"}, home="/work", path="/usr/bin:.", threads=1)
+    assert env["LD_LIBRARY_PATH"] == "/usr/local/cuda/lib64" and env["PYTHONPATH"] == "/code"
+    assert env["PATH"] == "/usr/bin"
+    monkeypatch.setenv("LD_LIBRARY_PATH", ":")
+    assert "LD_LIBRARY_PATH" not in sandbox_env(None, home="/work", path="/usr/bin", threads=1)
+
+
+def test_the_loader_never_searches_the_work_dir(any_sandbox, monkeypatch):
+    """A host's LD_LIBRARY_PATH with a trailing colon made the loader look in the current directory (the job's
+    work dir) first: a libz.so.1 planted there replaced the system's in every later program of the run."""
+    monkeypatch.setenv("LD_LIBRARY_PATH", "/usr/local/cuda/lib64:")
+    result = any_sandbox.run(["sh", "-c", "LD_DEBUG=libs /bin/true 2>&1 | grep -m1 'search path='"], limits=SMALL)
+    searched = result.stdout.split("search path=")[1].split()[0].split(":")
+    assert searched and all(folder.startswith("/") for folder in searched), result.stdout
