@@ -16,6 +16,7 @@ from typing import Any, Sequence
 
 import torch
 
+import sandboxes.targets.npu.lang  # noqa: F401  (imported before the fork server: no solution worker compiles it again)
 from sandboxes.targets.base import RuntimeHooks
 from sandboxes.targets.npu.chip import ChipConfig
 from sandboxes.targets.npu.eager import run_eager

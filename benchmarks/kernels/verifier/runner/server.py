@@ -38,7 +38,7 @@ from typing import Any
 import torch
 
 from benchmarks.kernels.verifier.runner.sweep import sweep
-from benchmarks.kernels.verifier.runner.trusted import ROLES, evaluate_with, signed_line
+from benchmarks.kernels.verifier.runner.trusted import evaluate_with, roles, signed_line
 from benchmarks.kernels.verifier.runner.zygote import ForkServer, ZygoteGone
 from sandboxes import linux
 
@@ -63,7 +63,7 @@ def serve_one(request: dict[str, Any], forks: ForkServer, work_dir: str) -> bool
     os.chdir(directory)
     try:
         workers = {}
-        for role in ROLES:
+        for role in roles(config):
             workers[role] = forks.fork_worker(role, directory, float(config["call_timeout_s"]))
     except ZygoteGone as error:
         for worker in workers.values():

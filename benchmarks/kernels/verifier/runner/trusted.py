@@ -42,6 +42,12 @@ _perf_counter = time.perf_counter
 ROLES = ("solution", "reference")
 
 
+def roles(config: dict[str, Any]) -> tuple[str, ...]:
+    """The workers an evaluation starts: only the solution's when the target is simulated or not timed (the
+    reference then runs only here, in the runner, and its baseline comes from the hooks), else both."""
+    return ROLES if config["timing"] not in ("simulated", "none") else ROLES[:1]
+
+
 def fresh_seed() -> int:
     """A seed from the kernel's random source (63 bits), never derived from another."""
     return int.from_bytes(os.urandom(8), "little") >> 1
@@ -58,6 +64,8 @@ class Runner:
         self.evidence: dict[str, Any] = {}
         self.simulated_trials: list[dict[str, Any] | None] = []
         """Simulated timing of each correctness trial (simulated targets only)."""
+        self.last_batch: Batch | None = None
+        """The inputs of the last correctness trial (the runner's own tensors)."""
         self._last_lap = _BOOTED
         with open("task.py") as handle:
             self.task_source = handle.read()
@@ -132,7 +140,7 @@ class Runner:
         side = None
         for trial in range(trials):
             what = f"trial {trial + 1} of {trials}"
-            batch = self.batch()
+            batch = self.last_batch = self.batch()
             expected = self.expected(batch)
             side = side or Side(worker, expected.numel() * expected.element_size())
             side.feed(batch, what)
@@ -219,7 +227,7 @@ def main() -> int:
         config = json.load(handle)
     torch.set_num_threads(int(config.get("threads", 1)))
     workers: dict[str, WorkerHandle] = {}
-    for role in ROLES:
+    for role in roles(config):
         workers[role] = WorkerHandle.fork(role, float(config["call_timeout_s"]), list(workers.values()))
     with open("nonce") as handle:
         nonce = handle.read().strip()

@@ -41,9 +41,12 @@ class FakeHooks:
 def simulated_runner():
     import torch
 
+    def no_new_inputs():
+        raise AssertionError("the baseline's simulated time depends on shapes only: no new input set is drawn")
+
     batch = types.SimpleNamespace(fresh_inputs=lambda: [torch.full((2,), 7.0)])
     return types.SimpleNamespace(config={"timing": "simulated"}, hooks=FakeHooks(), reference=lambda x: x + 1,
-                                 batch=lambda: batch)
+                                 batch=no_new_inputs, last_batch=batch)
 
 
 def test_simulated_timing_uses_the_checked_trials_and_the_runner_side_baseline():

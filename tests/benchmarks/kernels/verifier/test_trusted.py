@@ -1,7 +1,7 @@
-"""The trusted runner's secrets: seeds from the kernel's random source that are never written anywhere."""
+"""The trusted runner's secrets (seeds from the kernel's random source, never written anywhere) and its workers."""
 
 from benchmarks.kernels.verifier.runner.launch import EvalConfig, runner_config
-from benchmarks.kernels.verifier.runner.trusted import fresh_seed
+from benchmarks.kernels.verifier.runner.trusted import fresh_seed, roles
 from sandboxes.targets.cpu import CpuTarget
 
 
@@ -14,3 +14,8 @@ def test_the_config_in_the_work_dir_holds_no_seed():
     target = CpuTarget()
     config = runner_config(target.runner_settings(), None, EvalConfig())
     assert not any("seed" in key for key in config)
+
+
+def test_a_simulated_or_untimed_evaluation_forks_only_the_solutions_worker():
+    assert roles({"timing": "simulated"}) == roles({"timing": "none"}) == ("solution",)
+    assert roles({"timing": "wall"}) == roles({"timing": "device"}) == ("solution", "reference")

@@ -1,6 +1,9 @@
 """Worker-side hooks: simulated timing fields, the eager reference and error classification."""
 
 import math
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 import torch
@@ -88,3 +91,11 @@ def test_one_hooks_object_keeps_tasks_apart(tmp_path, monkeypatch):
         flops[name] = hooks.task_flops([x])
     assert fields["relu"]["cycles"] != fields["matmul"]["cycles"]
     assert flops == {"relu": 0.0, "matmul": 2 * 16 * 16 * 512}
+
+
+def test_the_hooks_bring_the_kernel_language_so_the_fork_server_holds_it_compiled():
+    """The runner imports the hooks before its fork server starts; a worker then finds lang already imported."""
+    probe = "import sys, sandboxes.targets.npu.hooks; print('sandboxes.targets.npu.lang' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300,
+                          cwd=Path(__file__).resolve().parents[4])
+    assert done.stdout.strip() == "True", done.stderr
