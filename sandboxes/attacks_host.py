@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 
 from sandboxes import hostfs
@@ -19,7 +21,8 @@ SCRATCH_MAX_MB = 64
 
 
 def host_files(sandbox: Sandbox, marker: str) -> tuple[bool, str]:
-    """Read a world-readable host file that no run asked for, the project's ``.git`` and host device nodes."""
+    """Read a world-readable host file that no run asked for, the project's ``.git``, host device nodes and the
+    command line of a host process."""
     folder = tempfile.mkdtemp(prefix=marker, dir="/var/tmp" if os.path.isdir("/var/tmp") else None)
     os.chmod(folder, 0o755)
     secret = os.path.join(folder, "notes.txt")
@@ -28,20 +31,29 @@ def host_files(sandbox: Sandbox, marker: str) -> tuple[bool, str]:
     os.chmod(secret, 0o644)
     git = os.path.join(hostfs.package_root(), ".git")
     devices = [d for d in HOST_DEVICES if os.path.exists(d)]
+    host_process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)", marker])  # names it
     try:
         result = python_job(sandbox, f"""
-            import os
+            import glob, os
             try:
                 print("READ", open({secret!r}).read())
             except OSError as error:
                 print("refused secret", error.errno)
             for path in [{git!r}, *{devices!r}]:
                 print("SEEN" if os.path.lexists(path) else "absent", path)
+            for path in glob.glob("/proc/[0-9]*/cmdline"):
+                try:
+                    if open(path, "rb").read().endswith(b"{marker[:8]}" + b"{marker[8:]}\\0"):
+                        print("SEEN", path)
+                except OSError:
+                    pass
             """, marker)
     finally:
+        host_process.kill()
+        host_process.wait()
         shutil.rmtree(folder, ignore_errors=True)
     seen = [line.split()[1] for line in result.stdout.splitlines() if line.startswith("SEEN")]
-    read = marker in result.stdout
+    read = f"host-secret-{marker}" in result.stdout
     return not read and not seen and result.returncode == 0, \
         f"host file read: {read}; seen: {seen or 'none'}; {flags(result)}"
 

@@ -37,7 +37,8 @@ def private_view(workdir: str, tmp_mb: int, keep: list[str], devices: list[str] 
             _bind(sources[path], path, recursive=path != workdir)
         _links()
         os.makedirs(NEW_ROOT + "/proc", mode=0o555)
-        linux.mount("proc", NEW_ROOT + "/proc", "proc", SCRATCH_FLAGS | linux.MS_NOEXEC)
+        # where no pid namespace hides the host's processes (no unshare), hidepid=2 shows the run only its own
+        linux.mount("proc", NEW_ROOT + "/proc", "proc", SCRATCH_FLAGS | linux.MS_NOEXEC, "hidepid=2")
     finally:
         for fd in sources.values():
             os.close(fd)
