@@ -23,6 +23,15 @@ def tokenize(text: str) -> list[str]:
     return tokens
 
 
+def term_counts(text: str) -> Counter[str]:
+    """``Counter(tokenize(text))``, splitting each distinct word once (a chunk repeats its words a lot)."""
+    counts: dict[str, int] = {}
+    for word, times in Counter(_WORD.findall(text)).items():
+        for token in _word_tokens(word):
+            counts[token] = counts.get(token, 0) + times
+    return Counter(counts)
+
+
 @functools.lru_cache(maxsize=200_000)
 def _word_tokens(word: str) -> tuple[str, ...]:
     parts = [p.lower() for chunk in word.split("_") for p in _CAMEL.findall(chunk)]
@@ -66,7 +75,7 @@ class BM25:
         self._cache.clear()
         if doc_id in self._lengths:
             self.remove(doc_id)
-        counts = Counter(tokenize(text))
+        counts = term_counts(text)
         for term, count in counts.items():
             self._postings[term][doc_id] = count
         self._terms[doc_id] = list(counts)
