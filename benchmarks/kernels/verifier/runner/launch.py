@@ -104,7 +104,10 @@ def run_trusted(task_source: str, solution_source: str, settings: RunnerSettings
     files = {"task.py": task_source.encode(), "solution.py": solution_source.encode(),
              "config.json": json.dumps(runner).encode(), "nonce": nonce.encode()}
     env, limits = runner_environment(settings, cache_dir, config)
-    run = sandbox.run([sys.executable, "-m", "benchmarks.kernels.verifier.runner.trusted"], files=files, env=env, limits=limits)
+    # -P: the work dir, which the solution's worker can write, is never on the runner's sys.path (a module planted
+    # there, e.g. colorsys.py, was imported by the runner later and ran with its key)
+    run = sandbox.run([sys.executable, "-P", "-m", "benchmarks.kernels.verifier.runner.trusted"], files=files, env=env,
+                      limits=limits)
     return runner_outcome(parse_verdict(run, nonce, config, request))
 
 
