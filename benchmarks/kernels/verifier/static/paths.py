@@ -10,6 +10,8 @@ import importlib
 import inspect
 from typing import Sequence
 
+import torch
+
 from benchmarks.kernels.verifier.static import allowlist as allow
 from benchmarks.kernels.verifier.static.kinds import SCALAR, TENSOR, UNKNOWN, Kind, Tag
 
@@ -83,7 +85,7 @@ def _torch(rest: str, path: str, ctx: str) -> Kind:
         return _init_only(path, ctx)
     if path == "torch.nn.Module.__init__":
         return Kind(Tag.PATH, path)
-    raise Refused(*_torch_refusal(path))
+    raise Refused(*_torch_refusal(path, ctx))
 
 
 def _init_only(path: str, ctx: str) -> Kind:
@@ -92,7 +94,7 @@ def _init_only(path: str, ctx: str) -> Kind:
     raise Refused("framework_compute", f"{path} creates weights or layers: do that in __init__ only")
 
 
-def _torch_refusal(path: str) -> tuple[str, str]:
+def _torch_refusal(path: str, ctx: str) -> tuple[str, str]:
     """Rule and message for a torch name off the list; re-exported modules are told apart from ops."""
     value = _lookup(path)
     if inspect.ismodule(value) and not value.__name__.startswith("torch"):
@@ -101,21 +103,41 @@ def _torch_refusal(path: str) -> tuple[str, str]:
     if path.startswith("torch.nn.") and inspect.isclass(value):
         return ("framework_compute", f"{path} is a framework layer: calling it runs the framework's op; store its "
                                      "settings as plain numbers and compute in your kernel")
+    if ctx == "init" and not init_call(path):
+        return ("not_allowed", f"{path} is not a tensor function: __init__ may prepare weights with torch's tensor "
+                               "functions, never change process-wide settings, files, processes or load code")
     return ("framework_compute", f"{path} is framework compute (or not on the allow-list): forward and what it reaches "
                                  "may only allocate (torch.empty*), query shapes and dtypes, do integer arithmetic "
                                  "and call your own kernel")
 
 
+INIT_OP_MODULES = ("torch.nn.functional.", "torch.nn.init.", "torch.linalg.", "torch.fft.", "torch.special.")
+"""Modules of tensor functions ``__init__`` may call on its weights (besides torch's own ATen functions)."""
+INIT_DENIED_OPS = frozenset({"from_file"})
+"""ATen functions with an effect outside tensors (``from_file(shared=True)`` writes a file), refused in ``__init__``."""
+
+
 def init_call(path: str) -> bool:
-    """True when ``__init__`` may call ``path`` to prepare weights: a function or class torch itself defines,
-    but no layer without weights, no internals and nothing reached through a module torch re-exports."""
+    """True when ``__init__`` may call ``path`` to prepare weights: a tensor function of torch (an ATen function
+    such as ``torch.cat``, ``torch.functional``'s ``einsum``, ``F.*``, ``nn.init.*``, ``torch.linalg``/``fft``/
+    ``special``) or a layer that holds weights; never torch's process-wide settings (``set_num_threads``,
+    ``manual_seed``), files (``load``, ``save``, ``from_file``), processes (``multiprocessing``), code loading
+    (``hub``, ``package``, ``classes.load_library``), internals, or a module torch re-exports."""
     if not path.startswith("torch.") or any(p in allow.TORCH_INTERNALS or p.startswith("_") for p in path.split(".")):
         return False
     value = _lookup(path)
+    name = path.split(".")[-1]
     if inspect.isclass(value) and path.startswith("torch.nn."):
-        return path.split(".")[-1] in allow.PARAMETRISED_LAYERS or path == "torch.nn.Parameter"
-    owner = getattr(value, "__module__", None) or ""
-    return callable(value) and not inspect.ismodule(value) and owner.startswith("torch") and _only_torch(path)
+        return name in allow.PARAMETRISED_LAYERS or path == "torch.nn.Parameter"
+    if not callable(value) or inspect.ismodule(value) or name in INIT_DENIED_OPS or not _only_torch(path):
+        return False
+    if path == "torch.Generator":  # a random generator of the init's own, for weights
+        return True
+    if path.count(".") == 1:
+        return hasattr(torch._C._VariableFunctions, name) or getattr(value, "__module__", None) == "torch.functional"
+    if path.startswith("torch.Tensor."):  # as the tensor methods __init__ may call
+        return name not in allow.INIT_DENIED_METHODS
+    return path.startswith(INIT_OP_MODULES)
 
 
 def _only_torch(path: str) -> bool:

@@ -65,6 +65,21 @@ def test_init_may_call_torch_functions_but_not_reexported_modules_or_parameterle
     assert not init_call("torch.nn.ReLU") and not init_call("torch._C._nn.gelu")
 
 
+@pytest.mark.parametrize("path", ["torch.from_file", "torch.load", "torch.save", "torch.set_num_threads",
+                                  "torch.set_flush_denormal", "torch.manual_seed", "torch.multiprocessing.spawn",
+                                  "torch.hub.load", "torch.package.PackageImporter", "torch.classes.load_library",
+                                  "torch.autograd.set_detect_anomaly", "torch.cuda.set_per_process_memory_fraction"])
+def test_init_may_not_call_torch_settings_files_processes_or_loaders(path):
+    assert not init_call(path)
+    with pytest.raises(Refused, match="not a tensor function"):
+        path_value(path, "init")
+
+
+def test_init_may_call_tensor_functions_of_every_kind():
+    assert all(init_call(path) for path in ("torch.cat", "torch.einsum", "torch.nn.functional.pad", "torch.linalg.inv",
+                                            "torch.fft.rfft", "torch.special.erf", "torch.Generator"))
+
+
 def test_languages_of_paths():
     assert language_of("sandboxes.targets.native.load_cpp") == "native"
     assert language_of("triton.language.load") == "triton" and language_of("triton") == "triton"
