@@ -33,6 +33,9 @@ def ceil_to(value: int, unit: int) -> int:
 
 
 def pad(matrix: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """``matrix`` with zero rows and columns up to ``rows`` × ``cols`` (itself when it has that shape)."""
+    if matrix.shape == (rows, cols):
+        return matrix
     out = np.zeros((rows, cols), dtype=matrix.dtype)
     out[:matrix.shape[0], :matrix.shape[1]] = matrix
     return out

@@ -22,7 +22,7 @@ from threadpoolctl import threadpool_limits
 from sandboxes.targets.npu.chip import ChipConfig
 from sandboxes.targets.npu.errors import NpuKernelError, ParamError
 from sandboxes.targets.npu.profile import LaunchProfile, Profile
-from sandboxes.targets.npu.runtime import CoreContext, enter_core, leave_core, to_gm
+from sandboxes.targets.npu.runtime import CoreContext, GmAddr, enter_core, leave_core, gm_array
 from sandboxes.targets.npu.tiling import TilingData
 from sandboxes.targets.npu.timeline import PIPES, CoreTimeline
 
@@ -72,12 +72,13 @@ def launch(kernel_fn: Callable, block_dim: int, *args, chip: ChipConfig | None =
     active = min(block_dim, cores)
     core_ends = [0.0] * cores
     results = []
+    host = _host_args(args)
     # small per-instruction matmuls: BLAS threads only add contention; overflow gives inf/nan silently
     with threadpool_limits(1, "blas"), np.errstate(all="ignore"):
         for block in range(block_dim):
             core = CoreContext(chip, block, block_dim, kernel_type, chip.hbm_bytes_per_cycle / active,
                                CoreTimeline(chip.scalar_issue_cycles, trace))
-            _run_block(kernel_fn, core, _device_args(args))
+            _run_block(kernel_fn, core, _device_args(host))
             core_ends[block % cores] += core.timeline.end
             results.append(core)
     profile = _combine(kernel_fn.__name__, chip, block_dim, active, max(core_ends), results)
@@ -87,15 +88,21 @@ def launch(kernel_fn: Callable, block_dim: int, *args, chip: ChipConfig | None =
     return profile
 
 
-def _device_args(args) -> list:
+def _host_args(args) -> list:
+    """The kernel's arguments, each tensor checked and seen as a flat GM array once per launch."""
+    return [arg if isinstance(arg, (TilingData, bool, int, float)) else gm_array(arg) for arg in args]
+
+
+def _device_args(host: list) -> list:
+    """One block's arguments: its own copy of each TilingData and its own GM address (a fresh view) per tensor."""
     out = []
-    for arg in args:
+    for arg in host:
         if isinstance(arg, TilingData):
             out.append(arg.device_copy())
-        elif isinstance(arg, (bool, int, float)):
-            out.append(arg)
+        elif isinstance(arg, np.ndarray):
+            out.append(GmAddr(arg.view()))
         else:
-            out.append(to_gm(arg))
+            out.append(arg)
     return out
 
 

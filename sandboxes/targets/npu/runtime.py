@@ -108,13 +108,18 @@ class GmAddr:
 
 def to_gm(value) -> GmAddr:
     """Wrap a contiguous numpy array or CPU torch tensor as GM without copying it."""
+    return GmAddr(gm_array(value))
+
+
+def gm_array(value) -> np.ndarray:
+    """The flat numpy view of a contiguous numpy array or CPU torch tensor (no copy), for :class:`GmAddr`."""
     if hasattr(value, "detach") and hasattr(value, "numpy"):
         value = _torch_to_numpy(value)
     if not isinstance(value, np.ndarray):
         raise ParamError(f"a kernel argument must be a tensor, a TilingData or a number, got {type(value).__name__}")
     if not value.flags.c_contiguous:
         raise ParamError("kernel arguments must be contiguous: call .contiguous() on the host side first")
-    return GmAddr(value.reshape(-1))
+    return value.reshape(-1)
 
 
 def _torch_to_numpy(tensor) -> np.ndarray:

@@ -138,8 +138,7 @@ class LocalTensor:
         offset = int(offset)
         if offset < 0 or offset > self._size:
             raise OutOfBoundsError(f"sub-tensor offset {offset} outside a LocalTensor of {self._size} elements")
-        itemsize = np_dtype(self._dtype).itemsize
-        return self._derive(self._start + offset * itemsize, self._size - offset, self._dtype)
+        return self._derive(self._start + offset * self._np.itemsize, self._size - offset, self._dtype)
 
     def ReinterpretCast(self, dtype) -> "LocalTensor":
         """The same bytes seen as another element type."""

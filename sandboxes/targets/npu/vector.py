@@ -145,6 +145,8 @@ def _compute(fn: Callable, arrays: list[np.ndarray], dst: LocalTensor) -> np.nda
 
 
 def _scalar(value, dtype: str):
+    if dtype == "float32":  # the commonest case: already the fp32 it computes in
+        return np.float32(value)
     return np_dtype(dtype).type(value).astype(np.float32) if is_float(dtype) else np_dtype(dtype).type(value)
 
 

@@ -73,3 +73,19 @@ def launch_traced():
 
     x, y = np.ones(4096, np.float32), np.zeros(4096, np.float32)
     return launch(copy_kernel, 1, x, y, CopyTiling(4096, 1024, 2, 0), trace=True)
+
+
+def test_a_tensor_is_converted_once_per_launch_and_each_block_gets_its_own_gm_address(monkeypatch):
+    import sandboxes.targets.npu.launch as simulator
+    from sandboxes.targets.npu.runtime import gm_array
+
+    converted, seen = [], []
+    monkeypatch.setattr(simulator, "gm_array", lambda value: converted.append(value) or gm_array(value))
+
+    @kernel
+    def note(x):
+        seen.append(x)
+    x = np.arange(64, dtype=np.float32)
+    launch(note, 4, x)
+    assert len(converted) == 1 and len({id(a) for a in seen}) == len({id(a.base) for a in seen}) == 4
+    assert all(a.offset == 0 and np.shares_memory(a.base, x) for a in seen)
