@@ -2,7 +2,7 @@ import ast
 
 import pytest
 
-from agents.rpg.parse import dotted, module_name, parse_file
+from agents.rpg.parse import dotted, module_name, parse_file, walk
 
 SOURCE = '''"""Module doc."""
 import os.path
@@ -124,3 +124,10 @@ def test_type_facts_of_modules_functions_and_classes():
     assert units["Service.__init__"].types == {"app": "Flask", "helper": "Helper"}
     assert units["Service.__init__.inner"].types == {"local": "Other"}
     assert "helper.run" in units["Service.__init__"].calls
+
+
+def test_walk_visits_the_nodes_of_ast_walk_in_its_order():
+    tree = ast.parse("import a\n@deco(1)\nclass C(B):\n    x: int = f(y)\n    def m(self, z=g()):\n"
+                     "        return [h(i) for i in z if i]\nprint(C().m(), *rest, k=lambda: 2)\n")
+    assert [id(node) for node in walk(tree)] == [id(node) for node in ast.walk(tree)]
+    assert list(walk(tree.body[0].names[0])) == [tree.body[0].names[0]]
