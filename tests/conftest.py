@@ -13,6 +13,9 @@ import pytest
 
 from tests.fakes.openai_server import FakeOpenAIServer
 from tests.system_tools import SYSTEM_TOOLS, missing_tool, require_tool
+from tests.warm_builds import WarmBuilds, builds_of, will_run
+
+WARM_BUILDS = pytest.StashKey[WarmBuilds]()
 
 PROVIDER_KEYS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "OLLAMA_API_BASE")
 
@@ -70,6 +73,39 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         reason = next((r for r in reasons if r), None)
         if reason:
             item.add_marker(pytest.mark.skip(reason=reason))
+
+
+def warm_builds(config: pytest.Config) -> WarmBuilds:
+    """The session's warm builds (tests/warm_builds.py), made on first use."""
+    if WARM_BUILDS not in config.stash:
+        config.stash[WARM_BUILDS] = WarmBuilds()
+    return config.stash[WARM_BUILDS]
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start the warm builds of the tests that will run, in their order."""
+    builds = [build for item in session.items if will_run(item) for build in builds_of(item)]
+    if builds:
+        warm_builds(session.config).start(builds)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if WARM_BUILDS in config.stash:
+        config.stash[WARM_BUILDS].close()
+
+
+@pytest.fixture(autouse=True)
+def _warm_builds_done(request):
+    """A test marked ``warm_build`` starts once its background builds have finished."""
+    builds = builds_of(request.node)
+    if builds:
+        warm_builds(request.config).wait(builds)
+
+
+@pytest.fixture(scope="session")
+def warm_cache(request):
+    """The build cache the warm builds fill (under the default root, which sandboxes can see)."""
+    return warm_builds(request.config).cache
 
 
 @pytest.fixture(scope="session")

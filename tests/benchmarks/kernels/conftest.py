@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import shutil
-import uuid
 from pathlib import Path
 
 import pytest
 
 from benchmarks.kernels.verifier.harness import EvalConfig
 from benchmarks.kernels.tasks import load_task
-from sandboxes.targets.cache import BuildCache, default_cache_root
 from sandboxes.targets.cpu import CpuTarget
 
 TINY_RELU = '''"""ReLU on a small tensor."""
@@ -44,13 +41,9 @@ def sandbox():
 
 
 @pytest.fixture(scope="session")
-def cpu_target():
-    """A cpu target over a build cache shared by this test session (under the default root, which
-    sandboxes can see), removed at the end."""
-    root = default_cache_root() / f"test-session-{uuid.uuid4().hex[:8]}"
-    root.mkdir(mode=0o755)
-    yield CpuTarget(BuildCache(root))
-    shutil.rmtree(root, ignore_errors=True)
+def cpu_target(warm_cache):
+    """A cpu target over the build cache this test session shares (with the warm builds, tests/warm_builds.py)."""
+    return CpuTarget(warm_cache)
 
 
 @pytest.fixture(scope="session")

@@ -10,6 +10,7 @@ from benchmarks.kernels.suite import SOLUTIONS_ROOT
 from benchmarks.kernels.tasks import load_task, load_tasks
 from sandboxes.targets.base import ExtensionSpec, TimingMode
 from sandboxes.targets.gpu import NOT_TIMED, GpuTarget, gpu_present
+from tests.warm_builds import solution_builds, spec_builds
 
 GPU_SOLUTIONS = SOLUTIONS_ROOT / "reference" / "gpu"
 no_gpu = pytest.mark.skipif(gpu_present(), reason="checks the behaviour without a GPU")
@@ -55,43 +56,48 @@ def test_triton_kernel_is_checked_in_the_interpreter(small_relu, fresh_cache, sa
     assert result.reason == NOT_TIMED and result.speedup is None and result.runtime_ms is None
 
 
+def cuda_spec(kernel: str, cpp: str = "torch::Tensor f(torch::Tensor x);") -> ExtensionSpec:
+    """A load_inline spec with one CUDA source (and f exported when ``cpp`` declares it)."""
+    return ExtensionSpec(kind="load_inline", name="k", cpp_sources=(cpp,), cuda_sources=(kernel,),
+                         functions=("f",) if cpp else ())
+
+
+GOOD = cuda_spec("__global__ void k(float* x) { x[threadIdx.x] *= 2.0f; }")
+UNDEFINED = cuda_spec("__global__ void k(float* x) { x[threadIdx.x] = undefined_thing; }", cpp="")
+HOST_ONLY_ASM = cuda_spec('#ifndef __CUDA_ARCH__\nstatic void host_side() { asm volatile("nop"); }\n#endif\n'
+                          "__global__ void k(float* x) { x[threadIdx.x] *= 2.0f; }")
+LEAKY_RELU = GPU_SOLUTIONS / "L1__leaky_relu.py"
+
+
 @no_gpu
 @pytest.mark.nvcc
 @pytest.mark.slow
-def test_cuda_source_gets_a_real_nvcc_compile_check(fresh_cache, sandbox):
-    target = GpuTarget(fresh_cache)
-    good = ExtensionSpec(kind="load_inline", name="k", cpp_sources=("torch::Tensor f(torch::Tensor x);",),
-                         cuda_sources=("__global__ void k(float* x) { x[threadIdx.x] *= 2.0f; }",), functions=("f",))
-    outcome = target.build(good, sandbox)
+@pytest.mark.warm_build(spec_builds(GpuTarget, GOOD, UNDEFINED))
+def test_cuda_source_gets_a_real_nvcc_compile_check(warm_cache, sandbox):
+    target = GpuTarget(warm_cache)
+    outcome = target.build(GOOD, sandbox)
     assert outcome.ok and not outcome.loadable and NOT_TIMED in outcome.note
-    bad = ExtensionSpec(kind="load_inline", name="k", cpp_sources=("",),
-                        cuda_sources=("__global__ void k(float* x) { x[threadIdx.x] = undefined_thing; }",))
-    outcome = target.build(bad, sandbox)
+    outcome = target.build(UNDEFINED, sandbox)
     assert not outcome.ok and "undefined_thing" in outcome.error
-    assert target.build(bad, sandbox).cached
-
-
-HOST_ONLY_ASM = '#ifndef __CUDA_ARCH__\nstatic void host_side() { asm volatile("nop"); }\n#endif\n'
+    assert target.build(UNDEFINED, sandbox).cached
 
 
 @no_gpu
 @pytest.mark.nvcc
 @pytest.mark.slow
-def test_the_check_reads_the_host_side_of_a_cuda_source_too(fresh_cache, sandbox):
+@pytest.mark.warm_build(spec_builds(GpuTarget, HOST_ONLY_ASM))
+def test_the_check_reads_the_host_side_of_a_cuda_source_too(warm_cache, sandbox):
     """nvcc -E shows only the device side: host code behind #ifndef __CUDA_ARCH__ must be checked as well."""
-    spec = ExtensionSpec(kind="load_inline", name="k", cpp_sources=("torch::Tensor f(torch::Tensor x);",),
-                         cuda_sources=(HOST_ONLY_ASM + "__global__ void k(float* x) { x[threadIdx.x] *= 2.0f; }",),
-                         functions=("f",))
-    outcome = GpuTarget(fresh_cache).build(spec, sandbox)
+    outcome = GpuTarget(warm_cache).build(HOST_ONLY_ASM, sandbox)
     assert not outcome.ok and outcome.rejected and "[native_asm]" in outcome.error
 
 
 @no_gpu
 @pytest.mark.nvcc
 @pytest.mark.slow
-def test_cuda_solution_is_not_run_without_gpu(small_relu, fresh_cache, sandbox):
-    result = evaluate(small_relu, (GPU_SOLUTIONS / "L1__leaky_relu.py").read_text(), GpuTarget(fresh_cache),
-                      sandbox=sandbox, config=QUICK)
+@pytest.mark.warm_build(solution_builds(GpuTarget, LEAKY_RELU))
+def test_cuda_solution_is_not_run_without_gpu(small_relu, warm_cache, sandbox):
+    result = evaluate(small_relu, LEAKY_RELU.read_text(), GpuTarget(warm_cache), sandbox=sandbox, config=QUICK)
     assert result.status is Status.NOT_RUN and result.compiled and not result.correct
     assert "nvcc" in result.reason and NOT_TIMED in result.reason
 

@@ -5,6 +5,7 @@ import torch
 
 from sandboxes.targets import native
 from sandboxes.targets.cpu import CpuTarget
+from tests.warm_builds import spec_builds
 
 CPP = r"""
 #include <torch/extension.h>
@@ -18,31 +19,28 @@ torch::Tensor plus_one(torch::Tensor x) {
 """
 
 
+PLUS_ONE = dict(name="plus", cpp_sources=CPP, functions=["plus_one"], extra_cflags=["-O2", ""])
+ASM_UNDER_THE_BUILDS_STANDARD = dict(PLUS_ONE, cpp_sources=CPP.replace("auto out", """#if __cplusplus != 201703L
+    asm volatile("nop");
+#endif
+    auto out"""))
+
+
 @pytest.mark.slow
-def test_load_inline_builds_loads_and_runs(fresh_cache, sandbox):
-    target = CpuTarget(fresh_cache)
-    resolver = native.ExtensionResolver(fresh_cache.root, target.builder.salt)
-    native.activate(resolver)
-    native.load_inline(name="plus", cpp_sources=CPP, functions=["plus_one"], extra_cflags=["-O2", ""])
-    outcome = target.build(resolver.pending[0], sandbox)
+@pytest.mark.warm_build(spec_builds(CpuTarget, native.inline_spec(**PLUS_ONE)))
+def test_load_inline_builds_loads_and_runs(warm_cache, sandbox):
+    target = CpuTarget(warm_cache)
+    outcome = target.build(native.inline_spec(**PLUS_ONE), sandbox)
     assert outcome.ok, outcome.error
-    module = native.load_inline(name="plus", cpp_sources=CPP, functions=["plus_one"], extra_cflags=["-O2", ""])
+    native.activate(native.ExtensionResolver(warm_cache.root, target.builder.salt))
+    module = native.load_inline(**PLUS_ONE)
     assert module.plus_one(torch.zeros(3)).tolist() == [1.0, 1.0, 1.0]
 
 
-ASM_UNDER_THE_BUILDS_STANDARD = CPP.replace("auto out", """#if __cplusplus != 201703L
-    asm volatile("nop");
-#endif
-    auto out""")
-
-
 @pytest.mark.slow
-def test_the_check_reads_the_source_as_torchs_build_compiled_it(fresh_cache, sandbox):
+@pytest.mark.warm_build(spec_builds(CpuTarget, native.inline_spec(**ASM_UNDER_THE_BUILDS_STANDARD)))
+def test_the_check_reads_the_source_as_torchs_build_compiled_it(warm_cache, sandbox):
     """torch's ninja compiles main.cpp with its own flags (-std=c++20 in torch 2.13): asm that only those flags
     select is compiled, so it must be in the checked text (a separate -std=c++17 -E missed it)."""
-    target = CpuTarget(fresh_cache)
-    resolver = native.ExtensionResolver(fresh_cache.root, target.builder.salt)
-    native.activate(resolver)
-    native.load_inline(name="plus", cpp_sources=ASM_UNDER_THE_BUILDS_STANDARD, functions=["plus_one"])
-    outcome = target.build(resolver.pending[0], sandbox)
+    outcome = CpuTarget(warm_cache).build(native.inline_spec(**ASM_UNDER_THE_BUILDS_STANDARD), sandbox)
     assert not outcome.ok and outcome.rejected and "[native_asm]" in outcome.error

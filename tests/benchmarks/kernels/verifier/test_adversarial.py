@@ -15,8 +15,10 @@ from benchmarks.kernels.verifier.harness import evaluate
 from benchmarks.kernels.verifier.runner.persistent import VerifierPool
 from benchmarks.kernels.verifier.static_checks import check_solution
 from benchmarks.kernels.suite import SOLUTIONS_ROOT
+from sandboxes.targets.cpu import CpuTarget
 from sandboxes.targets.gpu import GpuTarget
 from sandboxes.targets.npu.target import NpuTarget
+from tests.warm_builds import solution_builds
 
 FOLDER = SOLUTIONS_ROOT / "adversarial"
 FILES = sorted(FOLDER.glob("*.py"))
@@ -79,10 +81,14 @@ def test_kernel_language_hacks_are_rejected_on_their_target(path):
     assert_rejected_for("\n".join(map(str, check_solution(path.read_text(), target))), expectation(path)[1])
 
 
+CUDA_NAMESPACE_ALIAS = FOLDER / "gpu" / "L1__relu__cuda_namespace_alias.py"
+
+
 @pytest.mark.slow
 @pytest.mark.nvcc
+@pytest.mark.warm_build(solution_builds(GpuTarget, CUDA_NAMESPACE_ALIAS))
 def test_cuda_compile_only_check_refuses_aten_through_a_namespace_alias(tiny_relu, sandbox, cpu_target):
-    path = FOLDER / "gpu" / "L1__relu__cuda_namespace_alias.py"
+    path = CUDA_NAMESPACE_ALIAS
     result = evaluate(tiny_relu, path.read_text(), GpuTarget(cpu_target.builder.cache), sandbox=sandbox)
     assert result.status.value == "rejected" and "native check failed" in result.reason
     assert_rejected_for(result.reason, expectation(path)[1])
@@ -96,8 +102,19 @@ def persistent_runners():
 
 
 RUNTIME_FILES = [p for p in FILES if not statically_caught(p)]
-RUNTIME_CASES = [(p, "persistent") for p in RUNTIME_FILES] + [
-    (p, "one-shot") for p in RUNTIME_FILES if "runtime:" not in p.read_text()]
+
+
+TORCH_HEADER_BUILDS = {p: solution_builds(CpuTarget, p) for p in RUNTIME_FILES if "load_inline" in p.read_text()}
+"""The runtime hacks that build against torch's headers (about a minute each): built early (tests/warm_builds.py)."""
+
+
+def runtime_case(path, mode):
+    marks = [pytest.mark.warm_build(TORCH_HEADER_BUILDS[path])] if path in TORCH_HEADER_BUILDS else []
+    return pytest.param(path, mode, marks=marks)
+
+
+RUNTIME_CASES = [runtime_case(p, "persistent") for p in RUNTIME_FILES] + [
+    runtime_case(p, "one-shot") for p in RUNTIME_FILES if "runtime:" not in p.read_text()]
 """Files with a ``runtime:`` line are also judged stage by stage, many times over, in the test module of
 their class (test_timing, test_checks, test_confine...): here they run once, through a persistent runner."""
 
