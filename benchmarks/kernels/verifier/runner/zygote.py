@@ -11,7 +11,6 @@ moves into its request directory, points TMPDIR there and sends its output to ``
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import socket
@@ -72,7 +71,6 @@ def _serve(sock: socket.socket) -> int:
     os.dup2(null, 0)  # never the server's stdin (where requests and their nonces arrive)
     os.dup2(null, 1)
     os.close(null)
-    gc.freeze()  # what the server imported is shared with every worker: no collection there touches (copies) it
     while True:
         try:
             data, fds, _flags, _addr = socket.recv_fds(sock, MESSAGE_BYTES, 1)
