@@ -136,7 +136,23 @@ def reference_rule(tree: ast.Module) -> list[Violation]:
             for node in ast.walk(tree) if isinstance(node, ast.Name) and node.id in {"Model", "get_inputs"}]
 
 
-DEFAULT_RULES = (try_except_rule, monkeypatch_rule, subclass_rule, state_rule, reference_rule)
+def annotation_rule(tree: ast.Module) -> list[Violation]:
+    """Annotations only name types: without postponed evaluation they run when the definition does (at import),
+    where a call in one (``x: exec(...)``) would run code that no other check reads."""
+    annotations = [a.annotation for f in _walk_functions(tree) for a in _arguments(f.args) if a.annotation]
+    annotations += [f.returns for f in _walk_functions(tree) if f.returns]
+    annotations += [n.annotation for n in ast.walk(tree) if isinstance(n, ast.AnnAssign)]
+    return [Violation("not_allowed", node.lineno, f"annotation {ast.unparse(annotation)[:60]}: annotations may only "
+                                                  "name types (no calls, lambdas or assignments)")
+            for annotation in annotations for node in ast.walk(annotation)
+            if isinstance(node, (ast.Call, ast.Lambda, ast.NamedExpr))]
+
+
+def _arguments(args: ast.arguments) -> list[ast.arg]:
+    return [*args.posonlyargs, *args.args, *args.kwonlyargs, *(a for a in (args.vararg, args.kwarg) if a)]
+
+
+DEFAULT_RULES = (try_except_rule, monkeypatch_rule, subclass_rule, state_rule, reference_rule, annotation_rule)
 """Rules that hold on every target; the imports rule and the allow-list take the target's languages."""
 KNOWN_HACKS = {
     "framework_compute": "calls the reference op or any framework compute (torch/F ops, tensor methods and dunders, "

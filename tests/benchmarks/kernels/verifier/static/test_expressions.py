@@ -52,6 +52,8 @@ def test_honest_host_code_passes(body):
     ("return type(x)", "not_allowed"),
     ("fn = self.missing\nreturn fn(x)", "not_allowed"),
     ("return (lambda t: t)(x)", "not_allowed"),
+    ("grid = lambda meta=x.relu(): meta\nreturn y", "framework_compute"),
+    ("grid = lambda meta, *, n=getattr(x, 'relu')(): meta\nreturn y", "dynamic_code"),
     ("return lib.k(x, lambda t: t.relu(), 1)", "not_allowed"),
     ("return print(x)", "output"),
     ("return getattr(x, 'relu')()", "dynamic_code"),
