@@ -234,11 +234,10 @@ class Analysis:
         return fields.union(*(self.tiling_fields(b) for b in self.index.own_bases(cls)))
 
     def lambda_kind(self, node: ast.Lambda | ast.FunctionDef, scope: ExpressionScope) -> Kind:
-        """A lambda, remembered for its grid check; its default values run where it is made, so they are
-        judged there (``lambda meta=exec(...): meta`` at module level)."""
-        if isinstance(node, ast.Lambda):
-            for default in [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]:
-                scope.eval(default)
+        """A lambda (or nested grid function), remembered for its grid check; its default values run where it is
+        made, so they are judged there (``lambda meta=exec(...): meta`` at module level)."""
+        for default in [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]:
+            scope.eval(default)
         self.lambdas[id(node)] = (node, scope)
         return Kind(Tag.LAMBDA, str(id(node)))
 

@@ -60,6 +60,8 @@ class ExpressionScope(CallRules, ABC):
         for value in node.values:
             if isinstance(value, ast.FormattedValue):
                 self.scalar_only([self.eval(value.value)], value, "formats")
+                if value.format_spec is not None:  # f"{v:{spec}}": the spec is an f-string of its own, evaluated too
+                    self.eval(value.format_spec)
         return SCALAR
 
     def _Name(self, node: ast.Name) -> Kind:

@@ -54,6 +54,8 @@ def test_honest_host_code_passes(body):
     ("return (lambda t: t)(x)", "not_allowed"),
     ("grid = lambda meta=x.relu(): meta\nreturn y", "framework_compute"),
     ("grid = lambda meta, *, n=getattr(x, 'relu')(): meta\nreturn y", "dynamic_code"),
+    ("def grid(meta, n=x.relu()):\n    return (1,)\nreturn y", "framework_compute"),
+    ("s = f\"{1:{exec('pass') or ''}}\"\nreturn y", "dynamic_code"),
     ("return lib.k(x, lambda t: t.relu(), 1)", "not_allowed"),
     ("return print(x)", "output"),
     ("return getattr(x, 'relu')()", "dynamic_code"),
