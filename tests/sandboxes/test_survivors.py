@@ -3,6 +3,7 @@
 import os
 import signal
 import subprocess
+import time
 
 import pytest
 
@@ -37,7 +38,16 @@ def test_a_process_in_a_container_other_than_its_runner_is_found(docker_sandbox)
             assert watch.left(settle_s=0) == []
             started = docker_sandbox.client.api.exec_create(container.id, ["sleep", "300"], user="10001")
             docker_sandbox.client.api.exec_start(started["Id"], detach=True)
+            _wait_running(docker_sandbox.client.api, started["Id"])  # not caught while still "runc init"
             left = watch.left(settle_s=0.5)
+            commands = [_command(pid) for pid in left]  # before the discard: a dying process's cmdline reads b""
     finally:
         container.discard()
-    assert [_command(pid) for pid in left] == [b"sleep\x00300\x00"]
+    assert commands == [b"sleep\x00300\x00"]
+
+
+def _wait_running(api, exec_id: str, timeout_s: float = 30.0) -> None:
+    """Until the engine reports the exec'd process as running (it has left runc's set-up and exec'd)."""
+    deadline = time.monotonic() + timeout_s
+    while not api.exec_inspect(exec_id).get("Running") and time.monotonic() < deadline:
+        time.sleep(0.05)
