@@ -13,7 +13,7 @@ from sandboxes.telemetry import emit
 
 from agents.rpg.gcpause import paused
 from agents.rpg.parse import FileFacts, Unit, module_name, parse_file
-from agents.rpg.resolve import Resolver
+from agents.rpg.resolve import Resolver, SymbolIndex
 from agents.rpg.source import Listing, Skipped, check_content
 from memory.rpg.graph import RPG, EdgeKind, Node, NodeKind
 
@@ -53,6 +53,9 @@ class BuildStats:
     resolved_files: int = 0
     changed: list[str] = field(default_factory=list)
     """Paths an update re-read or removed (added, modified, deleted or moved files)."""
+    symbols: SymbolIndex | None = None
+    """The symbol tables the build or update resolved against, valid for the graph it left: a ranker of that
+    graph state reuses them instead of deriving them from the whole graph again."""
 
     def summary(self) -> dict:
         return {"files": self.files, "lines": self.lines, "seconds": round(self.seconds, 4),
@@ -131,7 +134,9 @@ def build_rpg(listing: Listing, lifter: Lifter, config: EncodeConfig | None = No
     lifter.lift_units(rpg, unit_ids)
     lifter.summarise_files(rpg, file_ids)
     lifter.place_files(rpg, file_ids)
-    Resolver(rpg).resolve_files(file_ids)
+    resolver = Resolver(rpg)
+    resolver.resolve_files(file_ids)
+    stats.symbols = resolver.index
     stats.files, stats.relifted_units, stats.resolved_files = len(file_ids), len(unit_ids), len(file_ids)
     stats.seconds = time.perf_counter() - started
     emit("rpg.built", **stats.summary())

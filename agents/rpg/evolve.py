@@ -63,7 +63,9 @@ def evolve(rpg: RPG, repo: str, new: str, lifter: Lifter, config: EncodeConfig |
     rpg.prune_empty_hierarchy()
     keys, wildcards = _changed_lookups(rpg, parsed, previous)
     affected = {f.path for f in parsed} | _consulting(rpg, keys, wildcards)
-    Resolver(rpg).resolve_files(sorted(affected))
+    resolver = Resolver(rpg)
+    resolver.resolve_files(sorted(affected))
+    stats.symbols = resolver.index
     rpg.commit = new_commit
     stats.files, stats.resolved_files = len(parsed), len(affected)
     stats.seconds = time.perf_counter() - started

@@ -25,6 +25,7 @@ from sandboxes.settings import Config
 
 from agents.rpg.gcpause import paused
 from agents.rpg.mentions import MentionFinder
+from agents.rpg.resolve import SymbolIndex
 from agents.rpg.walk import CodeMatrix, personalised_pagerank
 from memory.rpg.graph import CODE_KINDS, EdgeKind, NodeKind
 from tools.rpg.workspace import RPGWorkspace, is_test_path
@@ -84,8 +85,10 @@ class Ranking:
 class OfflineRanker:
     """Ranks locations in one graph state; the structures it derives are built once and reused."""
 
-    def __init__(self, workspace: RPGWorkspace):
+    def __init__(self, workspace: RPGWorkspace, symbols: SymbolIndex | None = None):
+        """``symbols``: the symbol tables of the workspace's graph state, when the build or update left them."""
         self.workspace = workspace
+        self._symbols = symbols
         self._matrices: dict[tuple, CodeMatrix] = {}
         self._mentions: MentionFinder | None = None
         self._last: tuple[str, dict[str, dict[str, float]]] = ("", {})
@@ -93,7 +96,7 @@ class OfflineRanker:
     @property
     def mentions(self) -> MentionFinder:
         if self._mentions is None:
-            self._mentions = MentionFinder(self.workspace)
+            self._mentions = MentionFinder(self.workspace, self._symbols)
         return self._mentions
 
     def matrix(self, config: RankConfig) -> CodeMatrix:

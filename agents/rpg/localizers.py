@@ -70,14 +70,14 @@ class RepoGraphs:
         rpg, stats = build_rpg(listing, OfflineLifter(), self.config, name=snapshot.repo, commit=snapshot.commit)
         texts = {path: data.decode("utf-8", "replace") for path, data in listing.files.items()}
         emit("rpg.graph", repo=snapshot.repo, commit=snapshot.commit, mode="full build", seconds=stats.seconds)
-        return OfflineRanker(RPGWorkspace(rpg, repo=snapshot.clone, texts=texts))
+        return OfflineRanker(RPGWorkspace(rpg, repo=snapshot.clone, texts=texts), stats.symbols)
 
     def _evolve(self, workspace: RPGWorkspace, snapshot: Snapshot) -> OfflineRanker:
         stats = evolve(workspace.rpg, str(snapshot.clone), snapshot.commit, OfflineLifter(), self.config)
         workspace.refresh(stats.changed)
         emit("rpg.graph", repo=snapshot.repo, commit=snapshot.commit, mode="evolved", seconds=stats.seconds,
              changed_files=len(stats.changed))
-        return OfflineRanker(workspace)
+        return OfflineRanker(workspace, stats.symbols)
 
 
 class _Tally:

@@ -18,7 +18,7 @@ import re
 from collections import defaultdict
 
 from agents.rpg.parse import parse_file
-from agents.rpg.resolve import Resolver
+from agents.rpg.resolve import Resolver, SymbolIndex
 from memory.rpg.bm25 import tokenize
 from memory.rpg.graph import NodeKind
 from tools.rpg.workspace import UNIT_KINDS, RPGWorkspace
@@ -67,10 +67,11 @@ def prose_names(issue: str) -> list[str]:
 class MentionFinder:
     """Resolves an issue's pointers against one graph state (build once per commit, use per issue)."""
 
-    def __init__(self, workspace: RPGWorkspace):
+    def __init__(self, workspace: RPGWorkspace, symbols: SymbolIndex | None = None):
+        """``symbols``: the graph's current symbol tables, when at hand (a build's or update's)."""
         self.workspace = workspace
         self.rpg = workspace.rpg
-        self.resolver = Resolver(self.rpg)
+        self.resolver = Resolver(self.rpg, symbols)
         self.by_name: dict[str, list[str]] = defaultdict(list)
         for node in sorted(self.rpg.nodes(*UNIT_KINDS), key=lambda n: n.id):
             self.by_name[node.name].append(node.id)

@@ -52,9 +52,10 @@ class SymbolIndex:
 class Resolver:
     """Resolves the facts of some files against the whole graph and writes their edges."""
 
-    def __init__(self, rpg: RPG):
+    def __init__(self, rpg: RPG, index: SymbolIndex | None = None):
+        """``index``: the graph's current symbol tables, when they are at hand (else derived here)."""
         self.rpg = rpg
-        self.index = SymbolIndex(rpg)
+        self.index = index if index is not None else SymbolIndex(rpg)
 
     def resolve_files(self, file_ids: list[str]) -> None:
         for file_id in sorted(file_ids):

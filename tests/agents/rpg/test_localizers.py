@@ -5,6 +5,7 @@ import subprocess
 import pytest
 
 from agents.rpg.localizers import BM25Localizer, RepoGraphs, RPGLocalizer, function_level
+from agents.rpg.resolve import SymbolIndex
 from agents.rpg.reuse import same_answer
 from benchmarks.repo.checkout import RepoCache
 from benchmarks.repo.demo import add_detour, build_demo
@@ -68,6 +69,19 @@ def test_evolving_along_the_harness_order_answers_as_rebuilding(tmp_path):
     assert [o[0].instance.instance_id for o in seen] == ["far", "demo__shop-1", "demo__shop-2", "demo__shop-3", "near"]
     for evolved, rebuilt in seen:  # the graph moved far -> base -> near, backwards in time first
         assert same_answer(evolved, rebuilt) and evolved.prediction.files, evolved.instance.instance_id
+
+
+def test_a_move_and_its_ranking_derive_the_symbol_tables_once(tmp_path, monkeypatch):
+    repo, rows = build_demo(tmp_path)
+    instances = add_detour(repo, rows)
+    cache, graphs = RepoCache(tmp_path / "cache"), RepoGraphs()
+    built = []
+    original = SymbolIndex.__init__
+    monkeypatch.setattr(SymbolIndex, "__init__", lambda self, rpg: (built.append(rpg.commit), original(self, rpg))[1])
+    for row in (instances[0], instances[-1]):  # a build, then a move
+        ranker = graphs.ranker(cache.snapshot(row["repo"], row["base_commit"]))
+        assert ranker.rank(row["problem_statement"]).files
+    assert len(built) == 2  # one per graph state: the ranking's mentions reuse the build's or the move's tables
 
 
 def test_a_blob_missing_from_the_clone_does_not_skip_the_instance(tmp_path):
