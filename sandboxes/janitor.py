@@ -61,7 +61,7 @@ def clean_stale_cgroups() -> int:
             if not group.pids():
                 group.remove()
                 removed += 1
-        except OSError:
+        except (OSError, KeyError):  # KeyError: a v1 group without a freezer folder cannot be killed here
             pass
     return removed
 
