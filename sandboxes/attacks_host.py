@@ -16,8 +16,7 @@ from sandboxes.base import Sandbox
 HOST_DEVICES = ("/dev/kmsg", "/dev/fuse", "/dev/net/tun", "/dev/kvm", "/dev/loop-control", "/dev/mem")
 """Host devices a job has no use for (the kernel log, FUSE, TUN, KVM, loop devices): none may appear inside."""
 SCRATCH_TRY_MB = 128
-SCRATCH_MAX_MB = 64
-"""/dev/shm may take at most this much (bubblewrap and the fallback cap it at ``disk_mb``, Docker at 64 MiB)."""
+"""How much the case tries to store in /dev/shm; every backend caps it at the run's ``disk_mb`` (32 MiB here)."""
 
 
 def host_files(sandbox: Sandbox, marker: str) -> tuple[bool, str]:
@@ -81,7 +80,7 @@ def dev_scratch(sandbox: Sandbox, marker: str) -> tuple[bool, str]:
         """, marker)
     words = result.stdout.split()
     shm_mb = int(words[words.index("shm_mib") + 1]) if "shm_mib" in words else -1
-    contained = 0 <= shm_mb <= SCRATCH_MAX_MB and "WROTE" not in result.stdout and result.returncode == 0
+    contained = 0 <= shm_mb <= TIGHT.disk_mb and "WROTE" not in result.stdout and result.returncode == 0
     return contained, f"/dev/shm took {shm_mb} MiB; {result.stdout.strip()!r:.160}; {flags(result)}"
 
 

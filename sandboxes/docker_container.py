@@ -110,7 +110,7 @@ def _create_container(api, image: str, spec: ContainerSpec, host_toolchains: boo
         network_mode="host" if spec.network else "none", read_only=True,
         tmpfs={work: f"size={spec.disk_mb}m,uid={SANDBOX_UID},gid={SANDBOX_UID},mode=0755,exec",
                "/tmp": f"size={spec.disk_mb}m,mode=1777,exec"},
-        binds=mounts, mem_limit=memory, memswap_limit=memory,
+        binds=mounts, mem_limit=memory, memswap_limit=memory, shm_size=f"{spec.disk_mb}m",
         pids_limit=spec.pids + 2, nano_cpus=int(spec.cpus * 1e9), security_opt=["no-new-privileges"],
         cap_drop=["ALL"], cap_add=list(RUNNER_CAPABILITIES), ipc_mode="private", auto_remove=True,
         cgroup_parent=container_cgroup_parent(),
