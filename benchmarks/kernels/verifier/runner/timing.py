@@ -165,7 +165,7 @@ def simulated_timing(runner: "Runner", solution_trials: list[dict[str, Any] | No
     loop.samples["solution"] = [loop.simulated_ms("solution", trial) for trial in solution_trials]
     median = statistics.median(loop.samples["solution"])  # the profile shown is that of a median trial
     loop.simulated["solution"] = min(solution_trials, key=lambda trial: abs(trial["runtime_ms"] - median))
-    inputs = runner.last_batch.fresh_inputs()  # the baseline's simulated time depends on shapes only
+    inputs = runner.last_batch.fresh_inputs()  # the runner's own inputs from a secret seed, like a new set would be
     with torch.no_grad():
         _, reference = runner.hooks.reference_call(runner.reference, inputs)
     loop.samples["reference"] = [loop.simulated_ms("reference", reference)]

@@ -42,7 +42,7 @@ def simulated_runner():
     import torch
 
     def no_new_inputs():
-        raise AssertionError("the baseline's simulated time depends on shapes only: no new input set is drawn")
+        raise AssertionError("the baseline runs on the last checked trial's inputs: no sixth input set is drawn")
 
     batch = types.SimpleNamespace(fresh_inputs=lambda: [torch.full((2,), 7.0)])
     return types.SimpleNamespace(config={"timing": "simulated"}, hooks=FakeHooks(), reference=lambda x: x + 1,
