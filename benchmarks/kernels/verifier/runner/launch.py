@@ -95,6 +95,11 @@ def request_digest(task_source: str, solution_source: str) -> str:
     return hashlib.sha256(json.dumps([task_source, solution_source]).encode()).hexdigest()[:32]
 
 
+RUNNER_ARGV = ("-P", "-m", "benchmarks.kernels.verifier.runner.trusted")
+"""The one-shot runner's interpreter arguments. -P: the work dir, which the solution's worker can write, is never on
+the runner's sys.path (a module planted there, e.g. colorsys.py, was imported by the runner and ran with its key)."""
+
+
 def run_trusted(task_source: str, solution_source: str, settings: RunnerSettings, cache_dir: Path | None,
                 sandbox: Sandbox, config: EvalConfig) -> RunnerOutcome:
     """Run the trusted runner once in ``sandbox`` and return its verified verdict."""
@@ -104,10 +109,7 @@ def run_trusted(task_source: str, solution_source: str, settings: RunnerSettings
     files = {"task.py": task_source.encode(), "solution.py": solution_source.encode(),
              "config.json": json.dumps(runner).encode(), "nonce": nonce.encode()}
     env, limits = runner_environment(settings, cache_dir, config)
-    # -P: the work dir, which the solution's worker can write, is never on the runner's sys.path (a module planted
-    # there, e.g. colorsys.py, was imported by the runner later and ran with its key)
-    run = sandbox.run([sys.executable, "-P", "-m", "benchmarks.kernels.verifier.runner.trusted"], files=files, env=env,
-                      limits=limits)
+    run = sandbox.run([sys.executable, *RUNNER_ARGV], files=files, env=env, limits=limits)
     return runner_outcome(parse_verdict(run, nonce, config, request))
 
 

@@ -1,8 +1,15 @@
-"""Only a verdict signed with this run's nonce counts, from a runner that exited cleanly, about this request."""
+"""Only a verdict signed with this run's nonce counts, from a runner that exited cleanly, about this request;
+the runners never import from the work dir."""
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
-from benchmarks.kernels.verifier.runner.launch import EvalConfig, parse_verdict, request_digest
+import pytest
+
+from benchmarks.kernels.verifier.runner.launch import RUNNER_ARGV, EvalConfig, parse_verdict, request_digest
+from benchmarks.kernels.verifier.runner.persistent import SERVER_ARGV
 from benchmarks.kernels.verifier.runner.signing import sign
 from sandboxes.base import RunResult
 
@@ -67,3 +74,15 @@ def test_the_signature_covers_every_byte_of_the_verdict():
 
 def test_the_request_digest_names_task_and_solution():
     assert request_digest("task", "a") != request_digest("task", "b") == request_digest("task", "b")
+
+
+@pytest.mark.parametrize("argv", [RUNNER_ARGV, SERVER_ARGV], ids=["one-shot", "persistent"])
+def test_a_module_planted_in_the_work_dir_is_not_what_the_runner_imports(argv, tmp_path):
+    """The runners start in the work dir, which the solution's worker can write: a planted colorsys.py must not
+    shadow the standard library's (the runner holds the signing key)."""
+    (tmp_path / "colorsys.py").write_text("raise SystemExit('PLANTED')\n")
+    flags = argv[:argv.index("-m")]
+    done = subprocess.run([sys.executable, *flags, "-c", "import colorsys; print(colorsys.__file__)"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "PLANTED" not in done.stderr
+    assert Path(done.stdout.strip()).parent != tmp_path
