@@ -10,8 +10,6 @@ import importlib
 import inspect
 from typing import Sequence
 
-import torch
-
 from benchmarks.kernels.verifier.static import allowlist as allow
 from benchmarks.kernels.verifier.static.kinds import SCALAR, TENSOR, UNKNOWN, Kind, Tag
 
@@ -134,6 +132,8 @@ def init_call(path: str) -> bool:
     if path == "torch.Generator":  # a random generator of the init's own, for weights
         return True
     if path.count(".") == 1:
+        import torch  # here, not at the top: the CLI loads these checks and must start without torch
+
         return hasattr(torch._C._VariableFunctions, name) or getattr(value, "__module__", None) == "torch.functional"
     if path.startswith("torch.Tensor."):  # as the tensor methods __init__ may call
         return name not in allow.INIT_DENIED_METHODS
