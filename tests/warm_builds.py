@@ -1,5 +1,5 @@
 """Slow native builds (torch's headers or nvcc: 40-80 s each) done early, in one background thread, into a build
-cache the whole session shares, so that they run on the core the rest of the suite leaves idle.
+cache the whole session shares, at nice 19, so that they run on the core the rest of the suite leaves idle.
 
 A test marked ``@pytest.mark.warm_build(build)`` names a :class:`Build` (made with :func:`spec_builds` or
 :func:`solution_builds`) of what the test is about to build itself. When the session starts, the builds of the
@@ -11,6 +11,7 @@ again in the foreground and meets the error itself.
 
 from __future__ import annotations
 
+import os
 import shutil
 import threading
 import uuid
@@ -72,6 +73,7 @@ class WarmBuilds:
         self.thread.start()
 
     def _run(self, queue: list[Build]) -> None:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)  # this thread and its compilers yield the CPU
         for build in queue:
             try:
                 if not self.stopping.is_set():
