@@ -24,7 +24,11 @@ def test_unknown_command_fails_without_a_traceback():
 
 
 def test_ctrl_c_exits_130_naming_the_resume_command_and_the_resume_finishes(agent_cli):
-    command = [sys.executable, "-c", ONLY_DEMO_CLI, "run", "demo", "--step-delay", "3", "--model", "offline"]
+    # the Python handler a terminal launch has, also when this suite runs with SIGINT ignored (e.g. started by `&`
+    # from a script, which the child would inherit)
+    ctrl_c_reaches_python = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    command = [sys.executable, "-c", ctrl_c_reaches_python + ONLY_DEMO_CLI, "run", "demo", "--step-delay", "1.5",
+               "--model", "offline"]
     process = subprocess.Popen(command, env={**os.environ, "PYTHONPATH": str(REPO)}, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:

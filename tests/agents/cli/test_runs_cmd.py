@@ -40,7 +40,7 @@ def recording_of_one_calculator_call(path: Path) -> Path:
 
 def test_sigkill_mid_run_then_resume_finishes_without_repeating_steps(agent_cli, tmp_path):
     recording = recording_of_one_calculator_call(tmp_path / "session.jsonl")
-    command = [sys.executable, "-c", ONLY_DEMO_CLI, "run", "demo", "--step-delay", "3",
+    command = [sys.executable, "-c", ONLY_DEMO_CLI, "run", "demo", "--step-delay", "1.5",
                "--model", f"replay:{recording}"]
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
