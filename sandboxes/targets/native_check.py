@@ -136,7 +136,7 @@ def source_problems(user: str) -> list[tuple[str, str]]:
     if THREAD_COUNT.search(code):
         problems.append(("native_escape", "an OpenMP num_threads(...) clause changes the thread count; the harness "
                                           "sets it (--threads)"))
-    entry = OPENMP_ENTRY.search(code)
+    entry = OPENMP_ENTRY.search(user)  # in strings too: weakref("GOMP_parallel") binds a name of one's own
     if entry:
         problems.append(("native_escape", f"{entry.group(0)} is the OpenMP runtime's own entry point (called "
                                           "directly it sets its own thread count); use the pragmas, the harness "

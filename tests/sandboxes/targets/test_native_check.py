@@ -53,6 +53,7 @@ def test_strings_and_comments_do_not_count_as_assembly():
     'void f(void (*g)(void*)) { __builtin_GOMP_parallel(g, 0, 2, 0); }\n',
     'extern "C" void par(void (*)(void*), void*, unsigned, unsigned);\n#pragma redefine_extname par GOMP_parallel\n',
     'extern "C" void __kmpc_fork_call(void*, int, void*, ...);\n',
+    'static void par(void (*)(void*), void*, unsigned, unsigned) __attribute__((weakref("GOMP_parallel")));\n',
 ])
 def test_the_openmp_runtimes_entry_points_may_not_be_named(source):
     assert [rule for rule, _ in source_problems(source)] == ["native_escape"]
