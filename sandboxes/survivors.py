@@ -6,6 +6,9 @@ sandbox started stays in this process's tree, whatever it renamed itself to. Doc
 containers, outside this tree: their processes are found by the container's cgroup, and every process in
 one of this process's containers other than its runner (PID 1) is a survivor once the pool's resets have
 been answered.
+
+A process that another thread of this process starts while a case runs cannot be told from the case's own:
+run the selftest in a process that does nothing else meanwhile (the CLI does).
 """
 
 from __future__ import annotations
@@ -18,17 +21,15 @@ from sandboxes.proctree import pids_in_cgroup, process_table
 
 SETTLE_S = 5.0
 """How long processes that are being killed (or containers being removed) get to go away."""
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def _start_ticks(pid: int) -> int:
-    with open(f"/proc/{pid}/stat") as handle:
-        return int(handle.read().rsplit(")", 1)[1].split()[19])
-
-
-def _uptime_ticks() -> int:
-    with open("/proc/uptime") as handle:
-        return int(float(handle.read().split()[0]) * CLOCK_TICKS)
+def _start_ticks(pid: int) -> int | None:
+    """When ``pid`` started (clock ticks since boot), or None when it is gone; with the pid, names one process."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return int(handle.read().rsplit(")", 1)[1].split()[19])
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 class Watch:
@@ -36,11 +37,11 @@ class Watch:
 
     def __init__(self, sandbox) -> None:
         self.sandbox = sandbox
-        self.since = 0
+        self._before: dict[int, int | None] = {}
         self._runners: dict[str, int] = {}
 
     def __enter__(self) -> "Watch":
-        self.since = _uptime_ticks() - CLOCK_TICKS  # a second of slack for the clocks' rounding
+        self._before = {pid: _start_ticks(pid) for pid in process_table()}
         linux.set_child_subreaper(True)
         return self
 
@@ -59,13 +60,13 @@ class Watch:
             time.sleep(0.1)
 
     def _started_here(self, pid: int) -> bool:
-        try:
-            return _start_ticks(pid) >= self.since
-        except OSError:
-            return False
+        """True for a process that did not exist when the case began (the same pid reused counts as new)."""
+        ticks = _start_ticks(pid)
+        return ticks is not None and (pid not in self._before or self._before[pid] != ticks)
 
     def _descendants(self) -> list[int]:
-        """Living processes below this one that the case started."""
+        """Living processes below this one that the case started. A process that was there before the case
+        is not its doing, and neither is anything below it (a helper process of the host, and what it starts)."""
         table = process_table()
         children: dict[int, list[int]] = {}
         for pid, (parent, _state) in table.items():
@@ -73,8 +74,10 @@ class Watch:
         found, pending = [], list(children.get(os.getpid(), []))
         while pending:
             pid = pending.pop()
+            if not self._started_here(pid):
+                continue
             pending += children.get(pid, [])
-            if table[pid][1] != "Z" and self._started_here(pid):
+            if table[pid][1] != "Z":
                 found.append(pid)
         return found
 

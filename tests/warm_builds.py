@@ -1,4 +1,4 @@
-"""Slow native builds (torch's headers or nvcc: 40-80 s each) done early, in one background thread, into a build
+"""Slow native builds (torch's headers or nvcc: 40-80 s each) done early, in one background process, into a build
 cache the whole session shares, at nice 19, so that they run on the core the rest of the suite leaves idle.
 
 A test marked ``@pytest.mark.warm_build(build)`` names a :class:`Build` (made with :func:`spec_builds` or
@@ -7,14 +7,19 @@ selected, not skipped tests are started in the order of their tests; before such
 builds. The test then builds the same specs into the same cache and gets the entries: real builds' outcomes,
 made minutes earlier, failures and rejections included. A build that raises leaves no entry, so the test builds
 again in the foreground and meets the error itself.
+
+The builds run in a worker process started before the first test, never in a thread of the test process: a
+selftest case counts the processes the test process starts while the case runs (sandboxes/survivors.py), and
+a compiler started by a thread of the same process would be one of them.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import shutil
-import threading
 import uuid
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
@@ -51,51 +56,50 @@ def solution_builds(target_class: type, *paths: Path) -> Build:
 
 
 class WarmBuilds:
-    """The session's shared cache and the background thread that fills it."""
+    """The session's shared cache and the background process that fills it."""
 
     def __init__(self) -> None:
         self.root = default_cache_root() / f"test-warm-{uuid.uuid4().hex[:8]}"
         self.root.mkdir(mode=0o755)
         self.cache = BuildCache(self.root)
-        self.done: dict[Build, threading.Event] = {}
-        self.sandbox: Sandbox | None = None
-        self.thread: threading.Thread | None = None
-        self.stopping = threading.Event()
+        self.done: dict[Build, Future] = {}
+        self.pool: ProcessPoolExecutor | None = None
 
     def start(self, builds: Iterable[Build]) -> None:
-        """Run ``builds`` one after another in a daemon thread (one extra core at most)."""
-        from sandboxes.select import get_sandbox
-
-        self.sandbox = get_sandbox("local")
-        queue = list(dict.fromkeys(builds))
-        self.done.update({build: threading.Event() for build in queue})
-        self.thread = threading.Thread(target=self._run, args=(queue,), name="warm-builds", daemon=True)
-        self.thread.start()
-
-    def _run(self, queue: list[Build]) -> None:
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)  # this thread and its compilers yield the CPU
-        for build in queue:
-            try:
-                if not self.stopping.is_set():
-                    build.run(self.cache, self.sandbox)
-            except Exception:  # noqa: BLE001 - the test repeats the build in the foreground and reports it
-                pass
-            finally:
-                self.done[build].set()
+        """Queue ``builds``, one after another, on one worker process (one extra core at most)."""
+        self.pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                        initializer=_start_worker)
+        self.done.update({build: self.pool.submit(_run_build, build, self.root)
+                          for build in dict.fromkeys(builds)})
 
     def wait(self, builds: Iterable[Build]) -> None:
-        """Block until each of ``builds`` that was started has finished."""
+        """Block until each of ``builds`` that was started has finished (its outcome is in the cache, or not)."""
         for build in builds:
-            event = self.done.get(build)
-            if event is not None:
-                event.wait()
+            future = self.done.get(build)
+            if future is not None:
+                future.exception()
 
     def close(self) -> None:
         """Start no more builds, let the running one finish (no orphaned compiler), remove the shared cache."""
-        self.stopping.set()
-        if self.thread is not None:
-            self.thread.join()
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+_WORKER_SANDBOX: list[Sandbox] = []
+
+
+def _start_worker() -> None:
+    """The worker and the compilers it starts yield the CPU; it builds in its own local sandbox."""
+    from sandboxes.select import get_sandbox
+
+    os.nice(19)
+    _WORKER_SANDBOX.append(get_sandbox("local"))
+
+
+def _run_build(build: Build, root: Path) -> None:
+    """One build in the worker (a build that raises leaves no entry; the test meets the error itself)."""
+    build.run(BuildCache(root), _WORKER_SANDBOX[0])
 
 
 def builds_of(item: pytest.Item) -> list[Build]:

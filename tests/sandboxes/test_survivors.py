@@ -8,6 +8,7 @@ import time
 import pytest
 
 from sandboxes.docker_container import ContainerSpec
+from sandboxes.proctree import process_table
 from sandboxes.survivors import Watch
 
 from tests.sandboxes.conftest import SMALL
@@ -28,6 +29,34 @@ def test_an_orphan_that_left_its_session_is_found_and_reaped():
         assert watch.left() == []
     assert commands == [b"sleep\x00300\x00"]
     assert not any(os.path.exists(f"/proc/{pid}") for pid in left)  # the zombie was reaped on leaving
+
+
+def test_what_an_older_helper_starts_during_a_case_is_not_counted_but_a_new_process_below_one_is():
+    helper = subprocess.Popen(["sh", "-c", "read _; sleep 300; true"], stdin=subprocess.PIPE, start_new_session=True)
+    try:
+        with Watch(None) as watch:
+            helper.stdin.write(b"go\n")
+            helper.stdin.flush()
+            _wait_for_child(helper.pid)
+            assert watch.left(settle_s=0) == []
+            fresh = subprocess.Popen(["sh", "-c", "sleep 300; true"], start_new_session=True)
+            _wait_for_child(fresh.pid)
+            left = watch.left(settle_s=0)
+            _kill_group(fresh)
+    finally:
+        _kill_group(helper)
+    assert len(left) == 2 and fresh.pid in left  # the new shell and its sleep
+
+
+def _kill_group(process: subprocess.Popen) -> None:
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+
+
+def _wait_for_child(pid: int, timeout_s: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not any(parent == pid for parent, _ in process_table().values()) and time.monotonic() < deadline:
+        time.sleep(0.02)
 
 
 @pytest.mark.docker
