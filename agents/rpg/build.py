@@ -8,10 +8,10 @@ from typing import Protocol
 
 from pydantic import Field
 
+from benchmarks.repo.gcpause import paused
 from sandboxes.settings import Config
 from sandboxes.telemetry import emit
 
-from agents.rpg.gcpause import paused
 from agents.rpg.parse import FileFacts, Unit, module_name, parse_file
 from agents.rpg.resolve import Resolver, SymbolIndex
 from agents.rpg.source import Listing, Skipped, check_content

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import time
 
+from benchmarks.repo.gcpause import paused
 from sandboxes.telemetry import emit
 
 from agents.rpg.build import BuildStats, EncodeConfig, Lifter, install_file, package_dirs, parse_listing
-from agents.rpg.gcpause import paused
 from agents.rpg.parse import module_name
 from agents.rpg.resolve import Resolver, bindings
 from agents.rpg.source import SUBMODULE_MODE, Skipped, git, list_commit, read_commit, resolve_commit

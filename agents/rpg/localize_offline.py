@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from benchmarks.repo.gcpause import paused
 from sandboxes.settings import Config
 
-from agents.rpg.gcpause import paused
 from agents.rpg.mentions import MentionFinder
 from agents.rpg.resolve import SymbolIndex
 from agents.rpg.walk import CodeMatrix, personalised_pagerank

@@ -13,13 +13,13 @@ import threading
 from typing import Any
 
 from benchmarks.repo.checkout import Snapshot
+from benchmarks.repo.gcpause import paused
 from benchmarks.repo.instances import Instance
 from benchmarks.repo.localizer import Prediction
 from sandboxes.telemetry import emit
 
 from agents.rpg.build import EncodeConfig, build_rpg
 from agents.rpg.evolve import evolve
-from agents.rpg.gcpause import paused
 from agents.rpg.lift_offline import OfflineLifter
 from agents.rpg.localize_agent import AgentConfig, localize_with_model, offline_state
 from agents.rpg.localize_offline import POLICY, OfflineRanker, RankConfig

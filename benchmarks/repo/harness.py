@@ -18,6 +18,7 @@ from sandboxes.telemetry import emit
 
 from benchmarks.report import Report
 from benchmarks.repo.checkout import RepoCache
+from benchmarks.repo.gcpause import collector_paused
 from benchmarks.repo.gold import LEVELS, Gold, gold_for
 from benchmarks.repo.instances import Instance
 from benchmarks.repo.localizer import Localizer, Prediction
@@ -64,10 +65,11 @@ def evaluate_side_by_side(instance: Instance, localizers: list[Localizer], cache
     started = time.perf_counter()
     gold, snapshot, failure = None, None, ""
     try:
-        reader = cache.reader(instance.repo, instance.base_commit) if cache.origin(instance.repo) else None
-        gold = gold_for(instance.patch, reader, instance.gt_file_changes)
-        if any(localizer.needs_checkout for localizer in localizers):
-            snapshot = cache.snapshot(instance.repo, instance.base_commit)
+        with collector_paused():  # parsing the gold files beside a localiser's live graphs (see gcpause)
+            reader = cache.reader(instance.repo, instance.base_commit) if cache.origin(instance.repo) else None
+            gold = gold_for(instance.patch, reader, instance.gt_file_changes)
+            if any(localizer.needs_checkout for localizer in localizers):
+                snapshot = cache.snapshot(instance.repo, instance.base_commit)
     except UserError as error:
         failure = str(error)
     shared = time.perf_counter() - started

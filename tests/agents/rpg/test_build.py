@@ -1,3 +1,5 @@
+import gc
+
 from agents.rpg.build import EncodeConfig, build_rpg
 from agents.rpg.source import read_directory
 from agents.rpg.lift_offline import OfflineLifter
@@ -25,3 +27,17 @@ def test_directory_build_and_exclusions(demo):
     rpg, stats = build_rpg(read_directory(repo, 10**6), OfflineLifter(), EncodeConfig(exclude=["shop/report"]))
     assert "shop/report.py" not in rpg and stats.files == 5 and stats.lines > 50
     assert ("shop/cart.py:Cart", "shop/cart.py:Cart.total") in {(s, t) for s, t, _ in rpg.edges(EdgeKind.CONTAINS)}
+
+
+def test_a_build_lifts_with_the_collector_paused(demo):
+    gc.enable()
+    seen = []
+
+    class Recording(OfflineLifter):
+        def lift_units(self, rpg, unit_ids):
+            seen.append(gc.isenabled())
+            super().lift_units(rpg, unit_ids)
+
+    repo, _ = demo
+    build_rpg(read_directory(repo, 10**6), Recording())
+    assert seen == [False] and gc.isenabled()

@@ -1,9 +1,11 @@
 """Metric fidelity on LocAgent's published SWE-bench Lite outputs, and the harness on the demo repository."""
 
+import gc
 from pathlib import Path
 
 import pytest
 
+import benchmarks.repo.harness as harness
 from benchmarks.repo.demo import add_detour, build_demo, commit_all, write_files
 from benchmarks.repo.harness import (RepoBenchConfig, build_report, export_predictions, outcome_from_dict,
                                      outcome_to_dict, run_benchmark, run_side_by_side)
@@ -108,3 +110,18 @@ def test_a_repository_is_visited_along_nearby_commits_not_commit_time(tmp_path):
     run_benchmark([Instance.from_row(r) for r in rows], seen, RepoBenchConfig(cache_dir=str(tmp_path / "cache")))
     # far, base, near changes 3 + 1 files (time order 3 + 4); it ties with near, base, far and starts earlier
     assert seen.seen == ["far", "demo__shop-1", "demo__shop-2", "demo__shop-3", "near"]  # "gone" is skipped
+
+
+def test_the_gold_files_are_parsed_with_the_cyclic_collector_paused(tmp_path, monkeypatch):
+    collector = []
+    real_gold_for = harness.gold_for
+
+    def recording(*args, **kwargs):
+        collector.append(gc.isenabled())
+        return real_gold_for(*args, **kwargs)
+
+    monkeypatch.setattr(harness, "gold_for", recording)
+    repo, rows = build_demo(tmp_path)
+    gc.enable()
+    outcomes = run_benchmark([Instance.from_row(rows[0])], Fixed(), RepoBenchConfig(cache_dir=str(tmp_path / "cache")))
+    assert collector == [False] and gc.isenabled() and outcomes[0].gold.files

@@ -1,4 +1,5 @@
-"""Pausing Python's cyclic garbage collector while a graph is built, moved or ranked.
+"""Pausing Python's cyclic garbage collector while a graph is built, moved or ranked, and while the
+harness parses an instance's gold files beside the graphs a localiser keeps.
 
 Parsing and indexing allocate millions of short-lived objects without reference cycles (AST nodes,
 tuples, token lists), which reference counting frees on its own. Every burst of allocations still

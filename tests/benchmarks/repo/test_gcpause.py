@@ -3,10 +3,7 @@ import threading
 
 import pytest
 
-from agents.rpg.build import build_rpg
-from agents.rpg.gcpause import collector_paused, paused
-from agents.rpg.lift_offline import OfflineLifter
-from agents.rpg.source import read_directory
+from benchmarks.repo.gcpause import collector_paused, paused
 
 
 @pytest.fixture
@@ -60,16 +57,3 @@ def test_a_paused_function_runs_without_the_collector_and_errors_restore_it(coll
     with pytest.raises(ValueError):
         fails()
     assert gc.isenabled()
-
-
-def test_a_build_lifts_with_the_collector_paused(collector_on, demo):
-    seen = []
-
-    class Recording(OfflineLifter):
-        def lift_units(self, rpg, unit_ids):
-            seen.append(gc.isenabled())
-            super().lift_units(rpg, unit_ids)
-
-    repo, _ = demo
-    build_rpg(read_directory(repo, 10**6), Recording())
-    assert seen == [False] and gc.isenabled()
