@@ -24,6 +24,7 @@ from agents.runtime.interrupts import clear_pause_request, pause_requested
 from agents.runtime.models.base import ChatModel
 from agents.runtime.run import Run
 from benchmarks.kernels.tasks import KernelTask
+from benchmarks.kernels.verifier.result import Status
 
 from agents.evokernel.attempt import Attempter, seeded_rng
 from agents.evokernel.config import EvoKernelConfig
@@ -179,6 +180,9 @@ class EvoKernelAgent:
             if "stopped" in outcome:
                 if outcome["slot"] == 0:
                     stopped[name] = outcome["stopped"]
+                continue
+            if outcome["verdict"]["status"] == Status.TASK_ERROR.value:  # the task's fault: not learnt from
+                stopped[name] = f"the task cannot judge kernels: {outcome['verdict']['feedback']}"
                 continue
             best = min([r["latency_ms"] for n, r, _ in records.values() if n == name and r["feasible"]
                         and r["latency_ms"]] + ([tasks[name]["best_ms"]] if tasks[name]["best_ms"] else []),

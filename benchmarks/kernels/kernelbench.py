@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 
 from pydantic import Field
 
-from benchmarks.kernels.meta import MetaError, meta_forward, meta_input_bytes, meta_instance
+from benchmarks.kernels.meta import MetaError, meta_forward, meta_input_bytes, meta_instance, meta_parameter_bytes
 from benchmarks.kernels.tasks import KernelTask
 from sandboxes.settings import Config
 
@@ -86,6 +86,9 @@ def scale_task(task: KernelTask, scaling: ShapeScaling) -> KernelTask:
     after = meta_input_bytes(scaled.source)
     changes = ", ".join(f"{name} {old}->{new}" for name, (old, new) in scaled.changes.items())
     note = f"scaled x{scaled.factor:.3g} ({changes}); inputs {_size(before)} -> {_size(after)}"
+    weights = meta_parameter_bytes(scaled.source)
+    if weights:  # what an evaluation that runs out of memory may have spent it on
+        note += f"; parameters {_size(weights)}"
     return replace(task, source=scaled.source, shapes=note)
 
 

@@ -8,7 +8,6 @@ import types
 import torch
 
 
-
 class MetaError(Exception):
     """The task cannot be built or run on the meta device (the message says why)."""
 
@@ -45,6 +44,13 @@ def meta_input_bytes(source: str) -> int:
     except Exception as error:  # a task file is arbitrary Python
         raise MetaError(f"get_inputs() fails: {type(error).__name__}: {error}") from error
     return sum(x.numel() * x.element_size() for x in inputs if isinstance(x, torch.Tensor))
+
+
+def meta_parameter_bytes(source: str) -> int:
+    """Bytes of the model's parameters and buffers (sizes the constructor alone takes are never scaled)."""
+    model, _ = meta_instance(source)
+    tensors = [*model.parameters(), *model.buffers()]
+    return sum(t.numel() * t.element_size() for t in tensors)
 
 
 def meta_forward(source: str):

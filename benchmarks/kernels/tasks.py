@@ -4,14 +4,16 @@ A task is a Python file with ``class Model(nn.Module)``, module-level shape cons
 ``get_inputs()`` and ``get_init_inputs()``. Optional extras understood here:
 ``GPU_SHAPES = {"name": value}`` (larger shapes used on a real GPU) and ``ATOL``/``RTOL``.
 
-In a folder, a malformed file is skipped (``load_tasks(..., skipped=[])`` collects it with the reason)
-and the others load; ``scaling`` shrinks every task's sizes (see ``benchmarks.kernels.kernelbench``).
+In a folder, a malformed file, or one that imports a package this Python does not have (KernelBench's
+Mamba2 tasks need ``einops``, its level 4 ``transformers``), is skipped (``load_tasks(..., skipped=[])``
+collects it with the reason) and the others load; ``scaling`` shrinks every task's sizes (see ``benchmarks.kernels.kernelbench``).
 """
 
 from __future__ import annotations
 
 import ast
 import fnmatch
+import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -90,7 +92,27 @@ def load_task(path: str | Path, level: str | None = None) -> KernelTask:
     missing = [name for name in REQUIRED_NAMES if name not in defined]
     if missing:
         raise UserError(f"task {path} is not in KernelBench format: missing {', '.join(missing)}")
+    absent = missing_packages(tree)
+    if absent:
+        raise UserError(f"task {path} imports {', '.join(absent)}, which this Python does not have "
+                        f"(pip install {' '.join(absent)})")
     return KernelTask(name=_task_name(path), level=level or path.parent.name, path=path, source=source)
+
+
+def missing_packages(tree: ast.Module) -> list[str]:
+    """The top-level packages a task imports that this Python cannot find (the trusted runner and the
+    solution's worker use the same installation). Imports inside ``try`` are optional and not counted."""
+    imported, pending = set(), list(tree.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Try):
+            continue
+        if isinstance(node, ast.Import):
+            imported |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            imported.add(node.module.split(".")[0])
+        pending += ast.iter_child_nodes(node)
+    return sorted(name for name in imported if importlib.util.find_spec(name) is None)
 
 
 def builtin_task_names(level: str) -> list[str]:

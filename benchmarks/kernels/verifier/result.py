@@ -22,6 +22,9 @@ class Status(str, Enum):
     SANDBOX_ERROR = "sandbox_error"
     """The sandbox could not run the trusted runner (it did not start, or the backend failed): says nothing about
     the solution, so it is never counted as a wrong kernel, learnt from or rewarded."""
+    TASK_ERROR = "task_error"
+    """The task cannot judge any kernel (its reference gives different outputs for the same inputs): says nothing
+    about the solution either; EvoKernel stops the task with the reason."""
 
 
 SPEEDUP_REVIEW_THRESHOLD = 10.0
@@ -56,7 +59,8 @@ class KernelResult:
     """Seconds per runner phase (startup, load, correctness, timing), for throughput work."""
     stage: str = ""
     """The verifier stage that decided the status: static, build, load, run, correctness, precision, output,
-    mutation, tripwire, isolation, timing or verdict (the host refused the runner's answer); '' when unknown."""
+    mutation, tripwire, isolation, reference (the task's own reference failed), timing or verdict (the host
+    refused the runner's answer); '' when unknown."""
     evidence: dict[str, Any] = field(default_factory=dict)
     """What the runtime checks saw: the solution worker's confinement, outputs checked, precision errors in
     eps against float64, the tripwire's operator counts (see ``runner.trusted.Runner.collect_evidence``)."""

@@ -184,3 +184,23 @@ def test_attempt_events_say_where_an_attempt_started_and_what_memory_it_saw(scri
     assert second["stage"] == "draft" and len(second["entries"]) == 4
     assert [entry["id"] for entry in second["entries"]] == attempts[("tasks/relu", 2)]["q_update"]["ids"]
     assert all(entry["kind"] in ("experience", "trace") and entry["group"] == "items" for entry in second["entries"])
+
+
+def test_a_task_whose_reference_disagrees_with_itself_stops_and_teaches_nothing(tmp_path):
+    folder = write_small_tasks(tmp_path)
+    (folder / "sigmoid.py").unlink()
+    relu = load_tasks(str(folder))[0]
+    (folder / "relu.py").rename(folder / "relu_dropout.py")
+    (folder / "relu_dropout.py").write_text(relu.source.replace(
+        "return torch.relu(x)", "return torch.nn.functional.dropout(torch.relu(x), 0.5, training=True)"))
+    kernel = NpuTemplates().template_for(relu).render(relu, ELEMENTWISE)
+    register_agent(AGENT_NAME, execute)
+    config = EvoKernelConfig(target="npu", tasks=str(folder), budget=3, workers=1,
+                             memory=str(tmp_path / "memory.sqlite"), qmemory=QMemoryConfig(embedding="hashed-tfidf"))
+    run = Run.create(AGENT_NAME, config, tmp_path / "runs")
+    report = execute_run(run, AccountedModel(ScriptedModel([f"```python\n{kernel}```"] * 3), run))
+    verified = run.events("evokernel.verified")
+    assert [e["status"] for e in verified] == ["task_error"]  # one verification, then the task stopped
+    assert run.events("evokernel.attempt") == []  # not an attempt: nothing rewarded or learnt
+    assert "the task cannot judge kernels" in report.rows[0]["stopped"]
+    assert QMemory(config.memory, config.qmemory).store.query("SELECT COUNT(*) FROM q_values") == [(0,)]

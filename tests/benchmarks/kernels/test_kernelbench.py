@@ -56,6 +56,7 @@ def test_constants_that_only_configure_the_operator_keep_their_values():
     assert depthwise["in_channels"] == depthwise["out_channels"] == 16 and depthwise["kernel_size"] == 3
     conv = scale_task(task("50_"), ShapeScaling(scale=0.1))
     assert "batch_size 256->32" in conv.shapes and "kernel_size=11, stride=4, padding=2" in conv.source
+    assert conv.shapes.endswith("; parameters 0.1 MiB")  # 96x3x11x11 weights and 96 biases, float32
 
 
 def test_tuple_constants_are_scaled_element_by_element():

@@ -49,6 +49,20 @@ def test_malformed_task_names_what_is_missing(tmp_path):
         load_task(tmp_path / "broken.py")
 
 
+def test_a_task_importing_a_package_this_python_lacks_is_skipped_with_the_install_line(tmp_path):
+    relu = load_tasks("builtin:L1:relu")[0].source
+    (tmp_path / "1_ReLU.py").write_text(relu)
+    (tmp_path / "2_Mamba.py").write_text("from agentkiln_absent_pkg.ops import scan\n" + relu)
+    (tmp_path / "3_Optional.py").write_text("try:\n    import agentkiln_absent_pkg\nexcept ImportError:\n"
+                                           "    agentkiln_absent_pkg = None\n" + relu)
+    skipped = []
+    assert [t.name for t in load_tasks(str(tmp_path), skipped=skipped)] == ["1_ReLU", "3_Optional"]
+    assert [s.path.name for s in skipped] == ["2_Mamba.py"]
+    assert "imports agentkiln_absent_pkg" in skipped[0].reason and "pip install agentkiln_absent_pkg" in skipped[0].reason
+    with pytest.raises(UserError, match="pip install agentkiln_absent_pkg"):
+        load_task(tmp_path / "2_Mamba.py")
+
+
 def test_every_builtin_task_runs_and_gpu_shapes_name_real_constants():
     torch.set_num_threads(1)
     for task in load_tasks("builtin"):

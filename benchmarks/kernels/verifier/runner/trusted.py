@@ -28,6 +28,7 @@ import torch
 
 from benchmarks.kernels.verifier.runner.calls import Batch, Side
 from benchmarks.kernels.verifier.runner.checks import OutputChecks
+from benchmarks.kernels.verifier.runner.compare import compare, tolerance
 from benchmarks.kernels.verifier.runner.handles import WorkerHandle
 from benchmarks.kernels.verifier.runner.inputs import layout_of, overlapping_input
 from benchmarks.kernels.verifier.runner.precision import FLOAT64_TRIALS, PrecisionCheck
@@ -147,12 +148,28 @@ class Runner:
             reply, _ = side.call(what, trace=self.checks.tripwire != "off")
             output = side.collect(what)
             self.simulated_trials.append(reply.get("simulated"))
-            comparison = self.checks.judge(side, batch, output, expected, what, stage="correctness")
-            if trial < FLOAT64_TRIALS:
-                self.checks.precise_trial(batch, expected, output, what)
-            else:
-                self.checks.precise_later(comparison, what)
+            try:
+                comparison = self.checks.judge(side, batch, output, expected, what, stage="correctness")
+                if trial < FLOAT64_TRIALS:
+                    self.checks.precise_trial(batch, expected, output, what)
+                else:
+                    self.checks.precise_later(comparison, what)
+            except Verdict as verdict:
+                if verdict.status == "incorrect":
+                    self.reference_repeats(batch, expected, what)
+                raise
         return side
+
+    def reference_repeats(self, batch: Batch, expected: torch.Tensor, what: str) -> None:
+        """Before a mismatch is blamed on the solution: the reference, run again on the same inputs from another
+        random state, must give the same output. A task whose reference does not (dropout in training mode, random
+        draws in ``forward``) cannot judge any kernel: a ``task_error``, which says nothing about the solution."""
+        torch.manual_seed(fresh_seed())
+        problem = compare(self.expected(batch), expected, *tolerance(expected.dtype, self.task)).problem
+        if problem:
+            raise Verdict("task_error", f"{what}: the task's reference gave two different outputs for the same inputs "
+                                        "(random draws in forward, such as dropout in training mode), so no kernel "
+                                        f"can be checked against it: {problem}", stage="reference")
 
     def evaluate(self) -> dict[str, Any]:
         """The whole evaluation as a result dict (status, stage, reason, times, extras, evidence)."""

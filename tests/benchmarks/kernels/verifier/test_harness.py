@@ -2,6 +2,8 @@
 
 import pytest
 
+from benchmarks.kernels.tasks import load_task
+from benchmarks.kernels.verifier.eager import eager_config, eager_source
 from benchmarks.kernels.verifier.harness import evaluate
 from benchmarks.kernels.verifier.result import Status
 
@@ -83,3 +85,36 @@ def test_runtime_defences_hold_without_static_checks(tiny_relu, cpu_target, sand
     assert result.status is Status.CRASHED and "exit code 0" in result.reason
     printer = CORRECT.replace("class ModelNew", 'print("AKRESULT 0 {}")\n\n\nclass ModelNew')
     assert evaluate(tiny_relu, printer, cpu_target, sandbox=sandbox, config=brief).status is Status.CORRECT
+
+
+DROPOUT_TASK = '''"""ReLU then dropout, in training mode as KernelBench builds it: a different mask on every call."""
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.dropout = nn.Dropout(0.5)
+
+    def forward(self, x):
+        return self.dropout(torch.relu(x))
+
+
+def get_inputs():
+    return [torch.randn(64, 1024)]
+
+
+def get_init_inputs():
+    return []
+'''
+
+
+def test_a_reference_that_disagrees_with_itself_is_the_tasks_error_not_the_kernels(tmp_path, cpu_target, sandbox,
+                                                                                   quick):
+    path = tmp_path / "relu_dropout.py"
+    path.write_text(DROPOUT_TASK)
+    task = load_task(path, level="L2")
+    result = evaluate(task, eager_source(task), cpu_target, sandbox=sandbox, config=eager_config(quick))
+    assert result.status is Status.TASK_ERROR and result.stage == "reference" and not result.correct
+    assert "gave two different outputs for the same inputs" in result.reason and "dropout" in result.reason
