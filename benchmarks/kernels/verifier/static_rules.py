@@ -119,6 +119,10 @@ def state_rule(tree: ast.Module) -> list[Violation]:
     found = [Violation("stateful", node.lineno, "global/nonlocal state is not allowed (caching outputs is a known hack)")
              for node in ast.walk(tree) if isinstance(node, (ast.Global, ast.Nonlocal))]
     module_names = {t.id for node in tree.body for t in _assign_targets(node) if isinstance(t, ast.Name)}
+    module_names |= {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                                         ast.ClassDef))}
+    module_names |= {(alias.asname or alias.name).split(".")[0] for node in tree.body
+                     if isinstance(node, (ast.Import, ast.ImportFrom)) for alias in node.names}
     for function in _walk_functions(tree):
         owners = module_names | ({"self"} if function.name != "__init__" else set())
         for node in ast.walk(function):

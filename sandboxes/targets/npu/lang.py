@@ -11,7 +11,7 @@ from sandboxes.targets.npu.datacopy import (DataCopy, DataCopyExtParams, DataCop
 from sandboxes.targets.npu.fractal import Nd2NzParams
 from sandboxes.targets.npu import launch as _simulator
 from sandboxes.targets.npu.errors import ParamError as _ParamError
-from sandboxes.targets.npu.launch import capture, kernel
+from sandboxes.targets.npu.launch import kernel
 from sandboxes.targets.npu.pipe import TBuf, TPipe, TQue
 from sandboxes.targets.npu.runtime import GetBlockIdx, GetBlockNum
 from sandboxes.targets.npu.sync import HardEvent, PipeBarrier, SetFlag, WaitFlag
@@ -37,7 +37,7 @@ BLOCK_BYTES = 32
 
 def launch(kernel_fn, block_dim: int, *args, chip=None, trace: bool = False):
     """``kernel<<<block_dim>>>(args)``: :func:`sandboxes.targets.npu.launch.launch`, except that inside a
-    :func:`capture` (a forward pass whose cycles are being counted) only the capture's own chip may be named:
+    capture (a forward pass whose cycles are being counted) only the capture's own chip may be named:
     a kernel source that passed a chip of its own (zero latencies, unbounded bandwidth) would time itself."""
     if chip is not None and _simulator._CAPTURE.get() is not None and chip is not _simulator.current_chip():
         raise _ParamError("launch() was given a chip of its own inside a timed forward pass: the chip is the "

@@ -22,7 +22,7 @@ from threadpoolctl import threadpool_limits
 from sandboxes.targets.npu.chip import ChipConfig
 from sandboxes.targets.npu.errors import NpuKernelError, ParamError
 from sandboxes.targets.npu.profile import LaunchProfile, Profile
-from sandboxes.targets.npu.runtime import CoreContext, GmAddr, enter_core, leave_core, gm_array
+from sandboxes.targets.npu.runtime import CoreContext, GmAddr, enter_core, gm_array, inside_kernel, leave_core
 from sandboxes.targets.npu.tiling import TilingData
 from sandboxes.targets.npu.timeline import PIPES, CoreTimeline
 
@@ -61,8 +61,15 @@ def capture(chip: ChipConfig | None = None) -> Iterator[list[LaunchProfile]]:
 
 def launch(kernel_fn: Callable, block_dim: int, *args, chip: ChipConfig | None = None,
            trace: bool = False) -> LaunchProfile:
-    """``kernel<<<block_dim>>>(args)``: run it on the simulated chip and return its profile."""
+    """``kernel<<<block_dim>>>(args)``: run it on the simulated chip and return its profile.
+
+    The capture that counts this launch is the one open when it starts; each block runs in a copy of the
+    caller's context, so nothing a kernel does to the simulator's context (a capture or chip of its own)
+    outlives the block, and a kernel cannot launch another."""
+    if inside_kernel():
+        raise ParamError("launch() inside a kernel: launch kernels from the host code (forward), one after another")
     chip = chip or current_chip()
+    captured = _CAPTURE.get()
     kernel_type = getattr(kernel_fn, "__npu_kernel_type__", None)
     if kernel_type is None:
         raise ParamError(f"{getattr(kernel_fn, '__name__', kernel_fn)!r} is not a kernel: decorate it with @kernel")
@@ -78,11 +85,10 @@ def launch(kernel_fn: Callable, block_dim: int, *args, chip: ChipConfig | None =
         for block in range(block_dim):
             core = CoreContext(chip, block, block_dim, kernel_type, chip.hbm_bytes_per_cycle / active,
                                CoreTimeline(chip.scalar_issue_cycles, trace))
-            _run_block(kernel_fn, core, _device_args(host))
+            contextvars.copy_context().run(_run_block, kernel_fn, core, _device_args(host))
             core_ends[block % cores] += core.timeline.end
             results.append(core)
     profile = _combine(kernel_fn.__name__, chip, block_dim, active, max(core_ends), results)
-    captured = _CAPTURE.get()
     if captured is not None:
         captured.append(profile)
     return profile

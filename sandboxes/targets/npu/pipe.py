@@ -9,7 +9,7 @@ import numpy as np
 from sandboxes.targets.npu.dtypes import itemsize
 from sandboxes.targets.npu.errors import CapacityError, ParamError, QueueError, QueuePositionError
 from sandboxes.targets.npu.runtime import CoreContext, current_core
-from sandboxes.targets.npu.tensors import BUFFER_OF, CUBE_POSITIONS, UB_POSITIONS, LocalTensor, TPosition
+from sandboxes.targets.npu.tensors import BUFFER_OF, CUBE_POSITIONS, UB_POSITIONS, AtPosition, LocalTensor, TPosition
 from sandboxes.targets.npu.timeline import Slot
 
 
@@ -97,11 +97,11 @@ class TPipe:
         return _Buffer(start, nbytes, slot)
 
 
-class TQue:
+class TQue(AtPosition):
     """A queue at one TPosition: AllocTensor → (write) → EnQue → DeQue → (read) → FreeTensor."""
 
     def __init__(self, position, depth: int = 1):
-        self.position = _position_name(position)
+        self._position = _position_name(position)
         self.depth = int(depth)
         self._buffers: list[_Buffer] = []
         self._free: deque[_Buffer] = deque()
@@ -147,11 +147,11 @@ class TQue:
         tensor._check_live()
 
 
-class TBuf:
+class TBuf(AtPosition):
     """A scratch buffer at one position (VECCALC by default), taken whole or in part with ``Get``."""
 
     def __init__(self, position=TPosition.VECCALC):
-        self.position = _position_name(position)
+        self._position = _position_name(position)
         self._buffers: list[_Buffer] = []
 
     def Get(self, dtype, count: int | None = None) -> LocalTensor:

@@ -65,6 +65,11 @@ def current_core() -> CoreContext:
     return core
 
 
+def inside_kernel() -> bool:
+    """True while a kernel block runs (in this context)."""
+    return _CORE.get() is not None
+
+
 def enter_core(core: CoreContext) -> contextvars.Token:
     return _CORE.set(core)
 

@@ -104,11 +104,22 @@ def rows_view(span: np.ndarray, rows: int, cols: int, pitch: int) -> np.ndarray:
     return np.ndarray((rows, cols), span.dtype, span, 0, (pitch * span.itemsize, span.itemsize))
 
 
-class LocalTensor:
+class AtPosition:
+    """Something that lives at one TPosition, fixed when it is made (a kernel cannot relabel UB memory as L0A)."""
+
+    __slots__ = ()
+
+    @property
+    def position(self) -> str:
+        """Where it lives (VECIN, A1, CO1, ...)."""
+        return self._position
+
+
+class LocalTensor(AtPosition):
     """A typed view of part of one queue buffer (or TBuf) in UB, L1, L0A, L0B or L0C."""
 
     __slots__ = ("_raw", "_start", "_size", "_dtype", "_np", "_slot", "_owner", "_generation", "_aligned",
-                 "position")
+                 "_position")
 
     def __init__(self, raw: np.ndarray, start: int, size: int, dtype, slot: Slot, owner, position: str):
         self._raw = raw
@@ -120,7 +131,7 @@ class LocalTensor:
         self._owner = owner
         self._generation = owner.generation
         self._aligned = start % current_core().alignment[BUFFER_OF[position]] == 0
-        self.position = position
+        self._position = position
 
     @property
     def dtype(self) -> str:

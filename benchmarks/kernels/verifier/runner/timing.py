@@ -36,6 +36,9 @@ _perf_counter = time.perf_counter
 LEGACY_SETS = 2
 LEGACY_RECHECKS = 3
 SPEEDUP_REVIEW = 10.0
+ROOFLINE_REVIEW = 1.001
+"""A simulated kernel above this fraction of its roofline (compulsory GM bytes and FLOPs) is flagged: an honest
+kernel gets there only by not reading inputs it was given; one that escaped the simulator's accounting does too."""
 
 
 class TimingLoop:
@@ -150,6 +153,8 @@ class TimingLoop:
         }
         if fields["runtime_ms"] > 0 and fields["reference_ms"] / fields["runtime_ms"] > SPEEDUP_REVIEW:
             flags.append(f"speedup>{SPEEDUP_REVIEW:g}x: review")
+        if float(self.simulated.get("solution", {}).get("roofline_fraction") or 0.0) > ROOFLINE_REVIEW:
+            flags.append("faster than the simulated roofline: review")
         extras = {k: v for k, v in self.simulated.get("solution", {}).items() if k != "runtime_ms"}
         extras.update({f"reference_{k}": v for k, v in self.simulated.get("reference", {}).items()
                        if k in ("cycles",)})

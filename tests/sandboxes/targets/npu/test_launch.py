@@ -5,8 +5,9 @@ import pytest
 
 from sandboxes.targets.npu.chip import ChipConfig, load_chip
 from sandboxes.targets.npu.errors import ParamError
-from sandboxes.targets.npu.lang import kernel, launch
-from tests.sandboxes.targets.npu.kernels import run_copy
+from sandboxes.targets.npu.lang import TBuf, TPipe, TPosition, TQue, kernel, launch
+from sandboxes.targets.npu.launch import capture
+from tests.sandboxes.targets.npu.kernels import run_copy, single_block
 
 
 @pytest.mark.parametrize("block_dim", [1, 4, 16, 48])
@@ -89,3 +90,46 @@ def test_a_tensor_is_converted_once_per_launch_and_each_block_gets_its_own_gm_ad
     launch(note, 4, x)
     assert len(converted) == 1 and len({id(a) for a in seen}) == len({id(a.base) for a in seen}) == 4
     assert all(a.offset == 0 and np.shares_memory(a.base, x) for a in seen)
+
+
+def test_what_a_kernel_does_to_the_capture_does_not_outlive_its_block():
+    """A kernel that opened a capture of its own (kept open past the block) had its launch counted in that
+    private list instead of the forward pass's: the pass then cost one empty launch."""
+    kept = []
+
+    @kernel
+    def hiding(x, y):
+        private = capture()
+        next(private.gen)  # the capture is now open ... and never closed
+        kept.append(private)
+
+    with capture() as launches:
+        launch(hiding, 2, np.zeros(8, np.float32), np.zeros(8, np.float32))
+    assert [p.kernel for p in launches] == ["hiding"]
+
+
+def test_a_kernel_cannot_launch_another():
+    @kernel
+    def inner():
+        pass
+
+    @kernel
+    def outer():
+        launch(inner, 1)
+
+    with pytest.raises(ParamError, match="launch\\(\\) inside a kernel"):
+        launch(outer, 1)
+
+
+def test_a_local_tensor_or_queue_cannot_be_moved_to_another_position():
+    def body():
+        pipe = TPipe()
+        queue = TQue(TPosition.VECIN)
+        pipe.InitBuffer(queue, 1, 1024)
+        tensor = queue.AllocTensor("float32")
+        for relabelled in (tensor, queue, TBuf(TPosition.VECCALC)):
+            with pytest.raises(AttributeError):
+                relabelled.position = "A1"  # vector-core UB seen as the cube's L0A
+        assert tensor.position == queue.position == "VECIN"
+
+    single_block(body)
