@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import platform
 import re
+import secrets
 import shutil
 import subprocess
 import sys
@@ -214,26 +215,26 @@ def compile_inline(spec: ExtensionSpec, digest: str, sandbox: Sandbox,
                    code: Path) -> tuple[BuildOutcome, dict[str, bytes]]:
     """torch's own load_inline inside the sandbox (ninja + g++), collecting the built module; the native
     check reads the preprocessed main.cpp (and cuda.cu) that the build kept, and the module's symbols."""
-    name = inline_module_name(digest)
-    files = {"spec.json": json.dumps({"spec": spec.to_json(), "module": name}).encode()}
+    name, marker = inline_module_name(digest), secrets.token_hex(8)
+    files = {"spec.json": json.dumps({"spec": spec.to_json(), "module": name, "marker": marker}).encode()}
     build = [[sys.executable, "-m", "sandboxes.targets.inline_build", "spec.json"]]
     kept = [f"build/{KEPT_CPP}", *([f"build/{KEPT_CUDA_DIR}/*.ii"] if spec.cuda_sources else [])]
-    script = probe_script(build, kept, f"build/{name}.so", trusted_include_dirs())
+    script = probe_script(build, kept, f"build/{name}.so", trusted_include_dirs(), marker)
     env = {"PYTHONPATH": str(code), "MAX_JOBS": "2", "TORCH_EXTENSIONS_DIR": "torch_extensions"}
     started = time.perf_counter()
     result = sandbox.run(["sh", "-c", script], files=files, env=env, limits=compile_limits(readonly=[str(code)]),
                          collect=[f"build/{name}.so", *PROBE_FILES])
     outcome = outcome_of(result, time.perf_counter() - started, "load_inline build")
     kind = "cuda" if spec.cuda_sources else "inline"
-    return _with_artifact(outcome, result, f"build/{name}.so", artifact_name(spec, digest), kind)
+    return _with_artifact(outcome, result, f"build/{name}.so", artifact_name(spec, digest), kind, marker)
 
 
 def _with_artifact(outcome: BuildOutcome, result: RunResult, collected: str, stored: str,
-                   check: str) -> tuple[BuildOutcome, dict[str, bytes]]:
+                   check: str, marker: str = "") -> tuple[BuildOutcome, dict[str, bytes]]:
     """The artifact to cache for a build that compiled and passed the native check ``check``."""
     if not outcome.ok:
         return outcome, {}
-    verdict = judge(result.files, check)
+    verdict = judge(result.files, check, marker)
     if verdict is not None:
         verdict.seconds = outcome.seconds
         return verdict, {}

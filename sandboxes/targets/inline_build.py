@@ -15,6 +15,9 @@ KEPT_CPP = "main.ii"
 """g++'s preprocessed main.cpp, kept by ``-save-temps=obj`` beside main.o."""
 KEPT_CUDA_DIR = "keep"
 """Where nvcc keeps its intermediate files (the host and device preprocessed cuda.cu among them)."""
+GLUE_MARK = "agentkiln_glue_"
+"""``namespace <GLUE_MARK><nonce> {}`` follows the solution's C++ sources in main.cpp: what comes after it is the
+binding code load_inline generates (the nonce is the host's, per build, so a source cannot forge the mark)."""
 
 
 def main(spec_path: str) -> int:
@@ -28,8 +31,9 @@ def main(spec_path: str) -> int:
     flags = {key: list(spec[key]) for key in ("extra_cflags", "extra_cuda_cflags", "extra_ldflags")}
     flags["extra_cflags"].append("-save-temps=obj")
     flags["extra_cuda_cflags"] += ["--keep", f"--keep-dir={keep_dir}"]
+    sources = [*spec["cpp_sources"], f"namespace {GLUE_MARK}{data['marker']} {{}}"]
     try:
-        load_inline(name=module, cpp_sources=list(spec["cpp_sources"]), cuda_sources=list(spec["cuda_sources"]) or None,
+        load_inline(name=module, cpp_sources=sources, cuda_sources=list(spec["cuda_sources"]) or None,
                     functions=list(spec["functions"]) or None, **flags,
                     extra_include_paths=spec["options"].get("extra_include_paths") or None,
                     with_cuda=spec["options"].get("with_cuda"), build_directory="build", verbose=False)

@@ -19,6 +19,7 @@ from typing import Mapping, Sequence
 
 from sandboxes.targets import directives, symbols
 from sandboxes.targets.base import BuildOutcome
+from sandboxes.targets.inline_build import GLUE_MARK, KEPT_CPP
 
 USER_LINES = "user.i"
 UNDEFINED = "undefined.txt"
@@ -59,6 +60,17 @@ THREAD_COUNT = re.compile(r"^\s*#\s*pragma\s+omp\b.*\bnum_threads\s*\(", re.MULT
 OPENMP_ENTRY = re.compile(r"\w*(?:GOMP|GOACC|__kmpc)_\w+")
 """The OpenMP runtime's entry points (``GOMP_parallel``, ``__builtin_GOMP_parallel``, ``__kmpc_fork_call``): the
 compiler emits calls to them for the pragmas; a source that names one sets the team size itself."""
+PYTHON_API = re.compile(r"\b\w*(?:Py[A-Z_]|pybind11|THP[A-Z])\w*|\bpy\s*::")
+"""Python C API names (``PyEval_GetBuiltins``, ``Py_IncRef``, ``_PyObject_...``), pybind11 and its ``py::`` alias
+(torch's headers declare it), torch's Python bindings (``THPVariable_Wrap``) and ``getPyInterpreter``."""
+FILE_MARK = "agentkiln_file_"
+ATTRIBUTES = re.compile(r"__attribute__\s*\(\(.*?\)\)|\[\[.*?\]\]", re.DOTALL)
+BINDING = re.compile(r"\b_*(?:weakref|alias|ifunc|symver)_*\b")
+WEAK_PRAGMA = re.compile(r"#\s*pragma\s+(?:weak|redefine_extname)\b")
+"""``weakref("GOMP_" "parallel")``, ``alias``, ``ifunc``, ``symver`` and ``#pragma weak`` make a name of the source's
+own call another symbol, so the entry-point search below cannot be the only guard."""
+ADJACENT_STRINGS = re.compile(r'"\s*(?:u8|u|U|L)?"')
+"""Between two adjacent string literals: the compiler joins ``"GOMP_" "parallel"`` into one."""
 MAX_NAMED = 8
 
 
@@ -72,19 +84,21 @@ def check_version() -> str:
 
 
 def probe_script(build: Sequence[Sequence[str]], kept: Sequence[str], artifact: str,
-                 trusted: Sequence[str] = ()) -> str:
+                 trusted: Sequence[str] = (), marker: str = "") -> str:
     """A shell script that runs the ``build`` commands and leaves ``user.i``, ``undefined.txt`` and
     ``instructions.txt``. The checked text is the build's own preprocessed output (``kept``: shell globs of
     the files ``-save-temps`` or nvcc ``--keep`` left), so no flag, define or file can make the compiled code
     differ from the checked one. Of that text every line is checked except those of headers under a trusted
     include directory (the compiler's own search list, plus ``trusted``): a second file of the work dir, a
-    header reached through /proc, a relative path, all count as the solution's."""
+    header reached through /proc, a relative path, all count as the solution's. With a ``marker`` (the host's
+    nonce of this build) each file's lines start with a ``FILE_MARK<marker> <file>`` line."""
     roots = " ".join(shlex.quote(path) for path in trusted)
     lines = [shlex.join(step) for step in build] + [f": > {USER_LINES}",
                                                     f"{{ {SEARCH_LIST}; printf '%s\\n' {roots}; }} > {ROOTS}"]
     for pattern in kept:
         missing = shlex.quote(f"the build left no preprocessed {pattern} to check")
-        lines.append(f'for f in {pattern}; do [ -s "$f" ] || {{ echo {missing} >&2; exit 1; }}; '
+        separator = f'echo "{FILE_MARK}{marker} $f" >> {USER_LINES}; ' if marker else ""
+        lines.append(f'for f in {pattern}; do [ -s "$f" ] || {{ echo {missing} >&2; exit 1; }}; {separator}'
                      f'awk -v roots={ROOTS} {shlex.quote(UNTRUSTED_LINES)} "$f" >> {USER_LINES}; done')
     quoted = shlex.quote(artifact)
     lines.append(f"nm -u {quoted} | awk '{{print $NF}}' | sed 's/@.*//' | c++filt -p > {UNDEFINED}")
@@ -109,13 +123,14 @@ def line_control_refusal(sources: Sequence[str]) -> BuildOutcome | None:
                                       f"check): {found[0][:80]}")
 
 
-def judge(files: Mapping[str, bytes], build: str) -> BuildOutcome | None:
-    """A rejected outcome when the probe's files show inline assembly, a thread-count clause, a system-call
-    or clock-read instruction or a refused symbol; None when the build passes (no probe is a rejection)."""
+def judge(files: Mapping[str, bytes], build: str, marker: str = "") -> BuildOutcome | None:
+    """A rejected outcome when the probe's files show inline assembly, a thread-count clause, the Python C API,
+    a system-call or clock-read instruction or a refused symbol; None when the build passes (no probe is a
+    rejection). ``marker``: the nonce of a load_inline build (see :func:`python_api`)."""
     if not all(name in files for name in PROBE_FILES):
         return _rejected("native_escape", "the build left no preprocessed source or symbol list to check")
     user = files[USER_LINES].decode(errors="replace")
-    problems = [*source_problems(user)]
+    problems = [*source_problems(user), *python_api(user, marker)]
     problems += instruction_problems(files[INSTRUCTIONS].decode(errors="replace"))
     found = symbols.refused(files[UNDEFINED].decode(errors="replace").splitlines(), build)
     problems += [(rule, _symbol_message(rule, names)) for rule, names in sorted(found.items(), reverse=True)]
@@ -136,12 +151,35 @@ def source_problems(user: str) -> list[tuple[str, str]]:
     if THREAD_COUNT.search(code):
         problems.append(("native_escape", "an OpenMP num_threads(...) clause changes the thread count; the harness "
                                           "sets it (--threads)"))
-    entry = OPENMP_ENTRY.search(user)  # in strings too: weakref("GOMP_parallel") binds a name of one's own
+    binding = next((m for m in ATTRIBUTES.finditer(code) if BINDING.search(m.group(0))), None)
+    if binding or WEAK_PRAGMA.search(code):
+        shown = binding.group(0) if binding else WEAK_PRAGMA.search(code).group(0)
+        problems.append(("native_escape", f"symbol binding attributes and pragmas are not allowed (they bind a name of "
+                                          f"yours to another symbol, out of the symbol check's sight): {shown[:120]}"))
+    entry = OPENMP_ENTRY.search(ADJACENT_STRINGS.sub("", user))  # in strings too, joined as the compiler joins them
     if entry:
         problems.append(("native_escape", f"{entry.group(0)} is the OpenMP runtime's own entry point (called "
                                           "directly it sets its own thread count); use the pragmas, the harness "
                                           "sets the threads (--threads)"))
     return problems
+
+
+def python_api(user: str, marker: str = "") -> list[tuple[str, str]]:
+    """The Python C API, pybind11 objects or torch's Python bindings named in the solution's own lines. The
+    symbol check cannot refuse them in a load_inline build (its generated binding code needs the same symbols),
+    and through them C++ reaches ``exec``, imports and any Python object. In main.cpp, what follows the glue mark
+    (:data:`sandboxes.targets.inline_build.GLUE_MARK` and this build's nonce) is that generated code; a file
+    without the mark is the solution's throughout."""
+    code = STRING.sub('""', user)
+    for chunk in code.split(f"{FILE_MARK}{marker} ")[1:] if marker else [code]:
+        if chunk.split("\n", 1)[0].endswith(KEPT_CPP):
+            chunk = chunk.split(f"{GLUE_MARK}{marker}")[0]
+        found = PYTHON_API.search(chunk)
+        if found:
+            return [("native_framework_call", f"native code uses the Python C API or pybind11 objects "
+                                              f"({found.group(0)}): a kernel takes and returns tensors; let "
+                                              "load_inline(functions=[...]) bind it (no PYBIND11_MODULE of your own)")]
+    return []
 
 
 def instruction_problems(listing: str) -> list[tuple[str, str]]:

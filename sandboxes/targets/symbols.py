@@ -69,8 +69,8 @@ INLINE_GLUE = re.compile(
     r"_EllipsisObject|_IncRef|_DecRef|ThreadState_UncheckedGet)|"
     r"fprintf|__fprintf_chk|fputc|fputs|fflush|stderr|snprintf|__snprintf_chk|vsnprintf|__vsnprintf_chk")
 """The glue load_inline generates (pybind11 and the part of the Python C API it uses, error printing).
-The Python C API cannot be split from the glue by symbol: a callback into Python from C++ is caught at
-run time by the runner's dispatch tripwire, not here."""
+The Python C API cannot be split from the glue by symbol: the solution's own lines may not name it
+(:func:`sandboxes.targets.native_check.python_api`)."""
 CUDA_LAUNCH = re.compile(
     r"cudaLaunchKernel\w*|__cudaLaunchKernel\w*|__cudaGetKernel|__cudaPushCallConfiguration|"
     r"__cudaPopCallConfiguration|__cudaRegister\w+|"

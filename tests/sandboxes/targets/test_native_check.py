@@ -4,8 +4,9 @@ import subprocess
 
 import pytest
 
-from sandboxes.targets.native_check import (PROBE_FILES, instruction_problems, judge, line_control_refusal,
-                                            probe_script, source_problems)
+from sandboxes.targets.native_check import (FILE_MARK, PROBE_FILES, instruction_problems, judge,
+                                            line_control_refusal, probe_script, python_api, source_problems)
+from sandboxes.targets.inline_build import GLUE_MARK
 
 GOOD = (b'extern "C" void f(float* o, const float* x, long n) {\n#pragma omp parallel for\n'
         b'for (long i = 0; i < n; ++i) o[i] = x[i]; }\n')
@@ -56,7 +57,8 @@ def test_strings_and_comments_do_not_count_as_assembly():
     'static void par(void (*)(void*), void*, unsigned, unsigned) __attribute__((weakref("GOMP_parallel")));\n',
 ])
 def test_the_openmp_runtimes_entry_points_may_not_be_named(source):
-    assert [rule for rule, _ in source_problems(source)] == ["native_escape"]
+    problems = source_problems(source)
+    assert {rule for rule, _ in problems} == {"native_escape"} and any("GOMP_" in m or "__kmpc" in m for _, m in problems)
 
 
 def test_a_pasted_openmp_entry_point_is_found_after_preprocessing(tmp_path):
@@ -108,3 +110,31 @@ def test_a_second_file_of_the_work_dir_is_checked_however_it_is_included(tmp_pat
     files = probe(tmp_path, f'#include <cmath>\n#include "{spelling}"\n'.encode() + GOOD)
     verdict = judge(files, "cpp")
     assert verdict.rejected and "[native_asm]" in verdict.error and '__asm__("nop")' in verdict.error
+
+
+@pytest.mark.parametrize("source", [
+    'static void team(void (*)(void*), void*, unsigned, unsigned) __attribute__((weakref("GOMP_" "parallel")));',
+    'static void team(void (*)(void*), void*, unsigned, unsigned) __attribute__((alias("my_team")));',
+    '[[gnu::weakref("omp_" "x")]] static void f();', "#pragma weak team = other"])
+def test_a_name_bound_to_another_symbol_is_refused(source):
+    assert any("symbol binding" in message for _, message in source_problems(source))
+
+
+def test_joined_literals_naming_an_openmp_entry_point_are_found_and_plain_names_are_not_bindings():
+    assert source_problems('const char* s = "GOMP_" "parallel";')[0][1].startswith("GOMP_parallel")
+    assert source_problems("int alias = 3; int f(int alias) { return alias; } [[nodiscard]] int g();") == []
+
+
+def test_the_python_c_api_is_refused_in_the_solutions_lines_and_allowed_in_the_generated_binding():
+    marker = "0123abcd"
+    glue = f"namespace {GLUE_MARK}{marker} {{}}\nPyObject* PyInit_ext() {{ return pybind11::module_(\"m\").ptr(); }}\n"
+    kernel = "void relu(at::Tensor out, at::Tensor x) { float* o = out.data_ptr<float>(); }\n"
+    main = f"{FILE_MARK}{marker} build/main.ii\n"
+    assert python_api(main + kernel + glue, marker) == []
+    for call in ("PyObject* b = PyEval_GetBuiltins();", 'auto m = py::module_::import("builtins");',
+                 "THPVariable_Wrap(out);", "c10::impl::getGlobalPyInterpreter();"):
+        assert python_api(main + kernel + call + "\n" + glue, marker), call
+    assert python_api(main + kernel + glue.replace(marker, "forged0"), marker)  # no mark of this build: all checked
+    cuda = f"{FILE_MARK}{marker} build/keep/cuda.cudafe1.ii\nPyObject* p;\n"
+    assert python_api(main + kernel + glue + cuda, marker)
+    assert python_api('const char* s = "PyEval_GetBuiltins";') == []  # a string names nothing

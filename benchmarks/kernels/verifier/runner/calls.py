@@ -44,6 +44,8 @@ class Output:
     tripwire: dict[str, Any] | None = None
     overlap: int | None = None
     """Index of an input whose storage the output overlaps (the runner decides whether that is allowed)."""
+    order: list[int] | None = None
+    """The output's dims by decreasing stride, as the worker held it (see :func:`inputs.stride_order`)."""
 
 
 class Side:
@@ -88,7 +90,9 @@ class Side:
             raise Verdict("rejected", f"{what}: output must be a plain materialised torch.Tensor, got {kind}",
                           stage="output")
         tensor = _tensor_of(reply, self.output.buffer, what)
-        return Output(tensor.clone() if snapshot else tensor, reply.get("tripwire"), reply.get("overlap"))
+        order = reply.get("order")
+        return Output(tensor.clone() if snapshot else tensor, reply.get("tripwire"), reply.get("overlap"),
+                      [int(d) for d in order] if isinstance(order, list) else None)
 
     def mutated(self, batch: Batch) -> list[int]:
         """Indices of the inputs whose bytes in the region differ from the runner's tensors (none: [])."""

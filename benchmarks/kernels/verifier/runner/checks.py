@@ -14,6 +14,7 @@ import torch
 
 from benchmarks.kernels.verifier.runner.calls import Batch, Output, Side
 from benchmarks.kernels.verifier.runner.compare import Comparison, compare, tolerance
+from benchmarks.kernels.verifier.runner.inputs import stride_order
 from benchmarks.kernels.verifier.runner.precision import PrecisionCheck
 from benchmarks.kernels.verifier.runner.tripwire import describe
 from benchmarks.kernels.verifier.runner.verdict import Verdict
@@ -44,6 +45,7 @@ class OutputChecks:
                                       "the input, e.g. x.T, expand or as_strided); the task asks for a new tensor",
                           stage="output")
         self._tripwire(output.tripwire)
+        self._layout(output, expected, what)
         comparison = compare(output.tensor, expected, *tolerance(expected.dtype, self.task))
         if comparison.problem and self._repeats(output.tensor, expected):
             status = "incorrect" if stage == "timing" else "rejected"  # a timed miss is incorrect, whatever its cause
@@ -70,6 +72,16 @@ class OutputChecks:
             raise Verdict("incorrect", f"{what}: relative error {comparison.relative_error() / eps:.3g} eps against "
                                        f"the reference, above the {bound / eps:.3g} eps its float64-checked trials "
                                        "allow: the kernel computes in lower precision on some calls", stage="precision")
+
+    def _layout(self, output: Output, expected: torch.Tensor, what: str) -> None:
+        """The output's memory in row-major order, or in the reference output's own: a kernel that wrote a
+        permuted layout (transposed strides, channels-last) and returned it left the reordering copy to the
+        worker's untimed hand-over."""
+        order = output.order
+        if order is not None and order != sorted(order) and order != stride_order(expected):
+            raise Verdict("rejected", f"{what}: the output's memory is not in row-major order (its dims by stride: "
+                                      f"{order}), unlike the reference's: the copy that reorders it would run outside "
+                                      "the timed call; return a contiguous tensor", stage="output")
 
     def _inputs_unchanged(self, side: Side, batch: Batch, what: str) -> None:
         changed = side.mutated(batch)

@@ -118,6 +118,13 @@ def overlapping_input(output: torch.Tensor, inputs: list[Any]) -> int | None:
     return None
 
 
+def stride_order(tensor: torch.Tensor) -> list[int]:
+    """Its dims of size > 1 and non-zero stride, from the largest stride to the smallest: ascending for a
+    row-major layout (a slice of one included), permuted for a transposed or channels-last one."""
+    dims = [d for d in range(tensor.dim()) if tensor.shape[d] > 1 and tensor.stride(d) != 0]
+    return sorted(dims, key=lambda d: (-tensor.stride(d), d))
+
+
 def _span(tensor: torch.Tensor) -> tuple[int, int]:
     """[first, last) byte addresses a tensor's elements occupy (empty for an empty tensor)."""
     if tensor.numel() == 0:

@@ -21,6 +21,8 @@ from typing import Any
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
+from benchmarks.kernels.verifier.runner.inputs import stride_order
+
 ALLOWED = frozenset({
     # allocation and initialisation of an allocation
     "empty", "empty_like", "empty_strided", "new_empty", "new_empty_strided", "zeros", "zeros_like", "new_zeros",
@@ -37,6 +39,28 @@ ALLOWED = frozenset({
     "is_same_size", "is_nonzero", "dim", "size", "stride", "numel",
 })
 MAX_SITES = 8
+COPIES = frozenset({"copy_", "clone", "_to_copy", "_copy_from", "_copy_from_and_resize"})
+"""Copies are allowed as plain data movement (a pointer for a kernel, a dtype change); one that reorders the
+elements in memory (``.to(memory_format=channels_last)``, a transposed view made contiguous) is compute."""
+REORDERING_FORMATS = frozenset({torch.channels_last, torch.channels_last_3d})
+
+
+def reorders(name: str, args: tuple, kwargs: dict[str, Any]) -> bool:
+    """True when the copy ``name`` puts elements in a different order of memory than its source has."""
+    if name in ("clone", "_to_copy"):
+        source, memory_format = args[0], kwargs.get("memory_format")
+        if memory_format in REORDERING_FORMATS:
+            return True
+        return memory_format is torch.contiguous_format and stride_order(source) != sorted(stride_order(source))
+    source, target = (args[1], args[0]) if name == "copy_" else (args[0], args[1])
+    if not isinstance(source, torch.Tensor) or not isinstance(target, torch.Tensor):
+        return False
+    try:
+        source = source.expand(target.shape)
+    except RuntimeError:
+        return False
+    both = {d for d in range(target.dim()) if source.stride(d) and target.stride(d) and target.shape[d] > 1}
+    return [d for d in stride_order(source) if d in both] != [d for d in stride_order(target) if d in both]
 
 
 def trusted_roots() -> tuple[str, ...]:
@@ -70,6 +94,8 @@ class Tripwire(TorchDispatchMode):
         name = func.overloadpacket.__name__
         site = self._solution_site(sys._getframe(1))
         if site is not None:
+            if name in COPIES and reorders(name, args, kwargs or {}):
+                name = f"{name} (a copy that reorders memory: a transpose or layout change)"
             if name in ALLOWED:
                 self.allowed[name] += 1
             else:

@@ -30,7 +30,7 @@ import torch
 import torch.utils.cpp_extension  # noqa: F401  (half a second: imported once, before the workers are forked)
 
 from benchmarks.kernels.verifier.runner.confine import confine
-from benchmarks.kernels.verifier.runner.inputs import map_region, overlapping_input, views
+from benchmarks.kernels.verifier.runner.inputs import map_region, overlapping_input, stride_order, views
 from benchmarks.kernels.verifier.runner.protocol import Channel, ChannelClosed
 from benchmarks.kernels.verifier.runner.tripwire import Tripwire, trusted_roots
 from sandboxes.targets import native
@@ -169,7 +169,7 @@ class Worker:
         if kind != "tensor":
             return reply
         reply.update(overlap=overlapping_input(output, self.inputs), shape=list(output.shape),
-                     dtype=str(output.dtype).removeprefix("torch."))
+                     dtype=str(output.dtype).removeprefix("torch."), order=stride_order(output))
         nbytes = output.numel() * output.element_size()
         if 0 < nbytes <= self.output_region.numel():
             flat = self.output_region[:nbytes].view(output.dtype).view(output.shape)

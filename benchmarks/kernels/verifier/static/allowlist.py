@@ -15,7 +15,7 @@ INIT_CREATION = frozenset({"randn", "rand", "randint", "randn_like", "rand_like"
 """torch functions that create weights; only in ``__init__``."""
 TORCH_VALUES = frozenset({
     "float32", "float16", "bfloat16", "float64", "half", "float", "double", "int64", "int32", "int16", "int8",
-    "uint8", "bool", "long", "int", "short", "complex64", "cfloat", "contiguous_format", "channels_last", "strided",
+    "uint8", "bool", "long", "int", "short", "complex64", "cfloat", "contiguous_format", "strided",
     "Size", "device", "dtype", "finfo", "iinfo", "get_default_dtype", "is_tensor", "is_floating_point", "Tensor",
     "no_grad", "inference_mode",
 })

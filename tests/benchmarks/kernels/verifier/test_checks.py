@@ -66,6 +66,17 @@ def test_a_view_is_refused_unless_the_task_itself_returns_one():
                        "correctness").problem == ""
 
 
+def test_an_output_in_a_permuted_layout_is_refused_unless_the_reference_returns_that_layout():
+    judge = checks()
+    with pytest.raises(Verdict, match=r"not in row-major order \(its dims by stride: \[1, 0\]\)") as caught:
+        judge.judge(StandIn(), None, Output(torch.ones(3, 4), order=[1, 0]), torch.ones(3, 4), "trial 1", "correctness")
+    assert (caught.value.status, caught.value.stage) == ("rejected", "output")
+    row_major_slice = judge.judge(StandIn(), None, Output(torch.ones(3, 4), order=[0, 1]), torch.ones(3, 4), "t", "c")
+    as_the_reference = judge.judge(StandIn(), None, Output(torch.ones(3, 4), order=[1, 0]), torch.ones(4, 3).t(), "t",
+                                   "c")
+    assert row_major_slice.problem == as_the_reference.problem == ""
+
+
 def test_the_tripwire_refuses_flags_or_is_ignored():
     report = {"allowed": {}, "forbidden": {"relu": 2}, "sites": {"relu": "solution.py:9"}}
     with pytest.raises(Verdict, match=r"aten.relu x2 \(from solution.py:9\)"):

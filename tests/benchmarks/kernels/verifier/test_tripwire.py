@@ -14,7 +14,7 @@ import torch.nn.functional as F
 
 def forward(x):
     out = torch.empty_like(x)
-    y = x.t().contiguous().view(-1)
+    y = x.t().clone(memory_format=torch.preserve_format).t().view(-1)
     z = F.gelu(x)
     return out, y, z, x.sum()
 '''
@@ -35,6 +35,25 @@ def test_allocation_views_and_copies_are_allowed_and_compute_is_counted_with_its
     assert report["forbidden"] == {"gelu": 1, "sum": 1}  # F.gelu goes through torch's own frames
     assert report["sites"] == {"gelu": "solution.py:8", "sum": "solution.py:9"}
     assert describe(report) == "aten.gelu x1 (from solution.py:8), aten.sum x1 (from solution.py:9)"
+
+
+REORDERING = '''
+import torch
+
+def forward(x):
+    plain = [x.contiguous(), x[:, :4].contiguous(), x.double(), torch.empty(4, 8).copy_(x), x.clone()]
+    packed = x.view(1, 4, 8, 1).to(memory_format=torch.channels_last)
+    transposed = x.t().contiguous()
+    written = torch.empty(8, 4).copy_(x.t())
+    return plain, packed, transposed, written
+'''
+
+
+def test_a_copy_that_reorders_memory_is_compute_and_plain_copies_are_not():
+    report = run(REORDERING, "/work/solution.py")
+    reordering = " (a copy that reorders memory: a transpose or layout change)"
+    assert report["forbidden"] == {"_to_copy" + reordering: 1, "clone" + reordering: 1, "copy_" + reordering: 1}
+    assert report["allowed"]["copy_"] == 1 and report["allowed"]["clone"] == 2 and report["allowed"]["_to_copy"] == 1
 
 
 def test_calls_made_by_trusted_code_are_not_the_solutions():
