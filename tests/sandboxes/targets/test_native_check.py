@@ -47,6 +47,7 @@ def test_a_pasted_symbol_is_named_by_the_object(tmp_path):
 def test_strings_and_comments_do_not_count_as_assembly():
     assert source_problems('const char* s = "asm volatile";\nconst char* r = R"(asm)";\n') == []
     assert [rule for rule, _ in source_problems("#pragma omp parallel for num_threads(64)\n")] == ["native_escape"]
+    assert [rule for rule, _ in source_problems("#pragma omp teams num_teams(2)\n")] == ["native_escape"]
 
 
 @pytest.mark.parametrize("source", [

@@ -67,15 +67,19 @@ class DeviceCheck:
             if kind is None or kind.tag not in MODULE_KINDS:
                 self.flag(node, "not_allowed", f"{name} is a module-level {kind.tag.value if kind else 'value'}: a "
                                                "kernel may only read constants, its arguments and the kernel language")
+            elif kind.tag is Tag.PATH:  # a module-level alias (T = torch) is judged like an import
+                self.language_path(node, kind.name)
         elif name in self.index.aliases:
-            path = self.index.aliases[name]
-            if not path.startswith(LANGUAGE_PATHS[self.flavour]) and path not in ("triton", "math"):
-                self.flag(node, "not_allowed", f"{path} cannot be used inside a {self.flavour} kernel: only the kernel "
-                                               "language, math and your own device code can")
+            self.language_path(node, self.index.aliases[name])
         elif name in allow.BANNED_BUILTINS:
             self.flag(node, *allow.BANNED_BUILTINS[name])
         elif name not in allow.DEVICE_BUILTINS and hasattr(builtins, name):
             self.flag(node, "not_allowed", f"the builtin {name} may not be used inside a kernel")
+
+    def language_path(self, node: ast.Name, path: str) -> None:
+        if not path.startswith(LANGUAGE_PATHS[self.flavour]) and path not in ("triton", "math"):
+            self.flag(node, "not_allowed", f"{path} cannot be used inside a {self.flavour} kernel: only the kernel "
+                                           "language, math and your own device code can")
 
     def attribute(self, node: ast.Attribute) -> None:
         attr = node.attr
