@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+from dataclasses import replace
 from typing import Callable, Iterator
 
 import numpy as np
@@ -90,7 +91,8 @@ def launch(kernel_fn: Callable, block_dim: int, *args, chip: ChipConfig | None =
             results.append(core)
     profile = _combine(kernel_fn.__name__, chip, block_dim, active, max(core_ends), results)
     if captured is not None:
-        captured.append(profile)
+        captured.append(profile)  # the count keeps this object; the caller gets its own copy to read
+        return replace(profile, busy=dict(profile.busy), events=[list(core) for core in profile.events])
     return profile
 
 
@@ -119,6 +121,7 @@ def _run_block(kernel_fn: Callable, core: CoreContext, args: list) -> None:
     except NpuKernelError as error:
         raise type(error)(f"block {core.block_idx}: {error}") from error
     finally:
+        core.retire()
         leave_core(token)
 
 

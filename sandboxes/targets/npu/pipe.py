@@ -16,12 +16,13 @@ from sandboxes.targets.npu.timeline import Slot
 class _Buffer:
     """One allocated region; ``generation`` changes on every AllocTensor so stale tensors are caught."""
 
-    __slots__ = ("start", "nbytes", "slot", "generation", "live")
+    __slots__ = ("start", "nbytes", "slot", "generation", "live", "retired")
 
     def __init__(self, start: int, nbytes: int, slot: Slot):
         self.start, self.nbytes, self.slot = start, nbytes, slot
         self.generation = 0
         self.live = False
+        self.retired = False  # the block that allocated it has ended
 
 
 def _position_name(position) -> str:
@@ -94,7 +95,8 @@ class TPipe:
             core.memory[buffer] = np.full(capacity, 0xFF, dtype=np.uint8)  # garbage: NaN for floats
         slot = Slot(f"{position} buffer at {buffer}+{start}")
         core.local_slots.append(slot)
-        return _Buffer(start, nbytes, slot)
+        core.local_buffers.append(_Buffer(start, nbytes, slot))
+        return core.local_buffers[-1]
 
 
 class TQue(AtPosition):

@@ -30,6 +30,8 @@ class CoreContext:
     allocations: list[tuple[str, str, int]] = field(default_factory=list)
     buffers_per_position: dict[str, int] = field(default_factory=dict)
     local_slots: list[Slot] = field(default_factory=list)
+    local_buffers: list = field(default_factory=list)
+    """Every queue buffer and TBuf this block carved out of its memory (see :meth:`retire`)."""
     gm_slots: dict[int, Slot] = field(default_factory=dict)
     flags: dict[tuple[str, int], float] = field(default_factory=dict)
     alignment: dict[str, int] = field(default_factory=dict)
@@ -39,6 +41,13 @@ class CoreContext:
 
     def __post_init__(self) -> None:
         self.alignment = {b: self.chip.buffer_alignment(b) for b in ("UB", "L1", "L0A", "L0B", "L0C")}
+
+    def retire(self) -> None:
+        """The block has ended: every tensor of its on-chip memory is dead (another block, or a later launch,
+        that kept one gets a use-after-free error instead of a core's buffers it does not have)."""
+        for buffer in self.local_buffers:
+            buffer.live, buffer.retired = False, True
+            buffer.generation += 1
 
     def dma_cycles(self, path: str, nbytes: int, bursts: int = 1) -> float:
         """Latency plus bytes over the path's rate; GM paths get at most this core's bandwidth share."""

@@ -175,6 +175,9 @@ class LocalTensor(AtPosition):
         return sub
 
     def _check_live(self) -> None:
+        if self._owner.retired:
+            raise UseAfterFreeError(f"a {self.position} tensor of a block that has ended is used: on-chip memory "
+                                    "belongs to the block (core) that allocated it, for that block only")
         if self._owner.generation != self._generation or not self._owner.live:
             raise UseAfterFreeError(
                 f"a {self.position} tensor is used after FreeTensor returned its buffer: "

@@ -20,6 +20,18 @@ def is_dunder(name: str) -> bool:
     return name.startswith("__") and name.endswith("__") and name not in allow.ALLOWED_DUNDERS
 
 
+def init_target(base: Kind, node: ast.AST) -> bool:
+    """True when ``node.__init__`` is a constructor call a solution makes: on ``super()`` or on a class (a second
+    ``__init__`` on an object rewrites it in place, e.g. a simulated launch profile's cycle count)."""
+    is_super = isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
+    return is_super or base.tag in (Tag.CLASS, Tag.PATH)
+
+
+def init_refusal(node: ast.AST) -> tuple[str, str]:
+    return ("forbidden_attribute", f"{text(node)}: __init__ may be called only as super().__init__(...) or on a "
+                                   "class, never on an object")
+
+
 def text(node: ast.AST, limit: int = 48) -> str:
     """Source text of ``node`` for messages, shortened."""
     source = ast.unparse(node)
@@ -40,7 +52,10 @@ class CallRules:
         if path and self.ctx == "init" and init_call(path):
             return Kind(Tag.LAYER, path) if path.split(".")[-1] in allow.PARAMETRISED_LAYERS else TENSOR
         if isinstance(func, ast.Attribute) and not is_dunder(func.attr):
-            return self.method_call(self.eval(func.value), node, args, kwargs)
+            base = self.eval(func.value)
+            if func.attr == "__init__" and not init_target(base, func.value):
+                return self.flag(node, *init_refusal(func))
+            return self.method_call(base, node, args, kwargs)
         return self.call(self.eval(func), node, args, kwargs)
 
     def import_path(self, node: ast.AST) -> str | None:

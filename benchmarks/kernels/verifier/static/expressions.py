@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING
 
 from benchmarks.kernels.verifier.static import allowlist as allow
-from benchmarks.kernels.verifier.static.calls import REFUSED, CallRules, is_dunder, text
+from benchmarks.kernels.verifier.static.calls import init_refusal, REFUSED, CallRules, init_target, is_dunder, text
 from benchmarks.kernels.verifier.static.kinds import NONE, SCALAR, TENSOR, UNKNOWN, Kind, Tag, element, join, join_all
 
 if TYPE_CHECKING:
@@ -78,6 +78,8 @@ class ExpressionScope(CallRules, ABC):
         base = self.eval(node.value)
         if is_dunder(node.attr):
             return self.dunder(node, base)
+        if node.attr == "__init__" and not init_target(base, node.value):
+            return self.flag(node, *init_refusal(node))
         if base.tag is Tag.PATH:
             return self.path(f"{base.name}.{node.attr}", node)
         if base.tag in (Tag.SELF, Tag.OBJ, Tag.CLASS):

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from sandboxes.targets.npu.chip import ChipConfig, load_chip
-from sandboxes.targets.npu.errors import ParamError
+from sandboxes.targets.npu.errors import ParamError, UseAfterFreeError
 from sandboxes.targets.npu.lang import TBuf, TPipe, TPosition, TQue, kernel, launch
 from sandboxes.targets.npu.launch import capture
 from tests.sandboxes.targets.npu.kernels import run_copy, single_block
@@ -133,3 +133,30 @@ def test_a_local_tensor_or_queue_cannot_be_moved_to_another_position():
         assert tensor.position == queue.position == "VECIN"
 
     single_block(body)
+
+
+def test_the_profile_a_launch_returns_inside_a_capture_is_the_callers_own_copy():
+    with capture() as launches:
+        profile = run_copy(n=1 << 12)
+        counted = launches[0].cycles
+        profile.__init__(*(0 if isinstance(v, (int, float)) else v for v in vars(profile).values()))
+    assert profile.cycles == 0 and launches[0].cycles == counted > 0
+
+
+def test_a_tensor_of_a_block_that_has_ended_cannot_be_used_by_the_next():
+    """Blocks that kept each other's L1 tiles (through a dict shared between blocks) read their operands
+    once for all the cores: one on-chip memory for the whole chip."""
+    kept = []
+
+    @kernel
+    def sharing():
+        if not kept:
+            pipe = TPipe()
+            buffer = TBuf(TPosition.VECCALC)
+            pipe.InitBuffer(buffer, 1024)
+            kept.append(buffer.Get("float32"))
+        else:
+            kept[0].GetValue(0)
+
+    with pytest.raises(UseAfterFreeError, match="a VECCALC tensor of a block that has ended"):
+        launch(sharing, 2)

@@ -42,3 +42,17 @@ def test_a_launch_with_positional_arguments_passes():
 def test_a_launch_with_keyword_arguments_is_refused(call):
     found = npu_rules(f"y = torch.empty_like(x)\n{call}\nreturn y")
     assert [rule for rule, _ in found] == ["not_allowed"] and "keyword" in found[0][1]
+
+
+@pytest.mark.parametrize("call", ["p = launch(k, 8, x, y)\np.__init__('k', 'c', 1.0, 8, 8, 0.0, 0.0, 0.0, 0.0, {}, 0, 0, 0, 0)",
+                                  "p = launch(k, 8, x, y)\nagain = p.__init__\nagain()"])
+def test_init_on_an_object_is_refused(call):
+    rules = npu_rules(f"y = torch.empty_like(x)\n{call}\nreturn y")
+    assert [rule for rule, _ in rules] == ["forbidden_attribute"] and "__init__ may be called only" in rules[0][1]
+
+
+def test_init_on_super_or_a_class_is_a_constructor_call():
+    source = ("import torch.nn as nn\n\n\nclass ModelNew(nn.Module):\n    def __init__(self):\n"
+              "        super().__init__()\n\n\nclass Other(nn.Module):\n    def __init__(self):\n"
+              "        nn.Module.__init__(self)\n")
+    assert allow_list_rule(ast.parse(source), languages=("npu",)) == []
