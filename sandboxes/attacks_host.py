@@ -84,4 +84,23 @@ def dev_scratch(sandbox: Sandbox, marker: str) -> tuple[bool, str]:
     return contained, f"/dev/shm took {shm_mb} MiB; {result.stdout.strip()!r:.160}; {flags(result)}"
 
 
-HOST_ATTACKS = [Attack(f.__name__, f) for f in (host_files, dev_scratch)]
+def pty_pool(sandbox: Sandbox, marker: str) -> tuple[bool, str]:
+    """Open pseudo-terminals until none is left: the kernel's pty pool is shared by the host and every sandbox
+    (a job could take them all for as long as it ran); a job gets none."""
+    result = python_job(sandbox, """
+        import os
+        masters = 0
+        for path in ("/dev/ptmx", "/dev/pts/ptmx"):
+            for _ in range(64):
+                try:
+                    fd = os.open(path, os.O_RDWR | os.O_NOCTTY)
+                except OSError:
+                    break
+                masters += os.isatty(fd)
+        print("PTYS", masters)
+        """, marker)
+    ok = "PTYS 0" in result.stdout
+    return ok, f"{flags(result)} {result.stdout.strip()!r:.60}"
+
+
+HOST_ATTACKS = [Attack(f.__name__, f) for f in (host_files, dev_scratch, pty_pool)]

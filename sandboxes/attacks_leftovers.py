@@ -85,4 +85,47 @@ def collect_cost(sandbox: Sandbox, marker: str) -> tuple[bool, str]:
                 f"{len(huge)}; count cap noted: {capped}")
 
 
-LEFTOVER_ATTACKS = [Attack(f.__name__, f) for f in (ipc_left, collect_cost)]
+def locked_leftovers(sandbox: Sandbox, marker: str) -> tuple[bool, str]:
+    """Plant a json.py in the work dir, lock it (chmod 0555) and folders in /work, /tmp and /dev/shm (chmod 000)
+    holding secrets; the next job, with no files of its own, must import the real json, see none of it and keep
+    its own exit status (a warm container that kept them ran the planted module inside the next job)."""
+    planted = f"""
+        import os
+        for folder in ("/tmp", "/dev/shm", "."):
+            locked = os.path.join(folder, "locked-{marker}")
+            os.makedirs(locked, exist_ok=True)
+            open(os.path.join(locked, "secret"), "w").write("{marker}")
+            os.chmod(locked, 0)
+        open("json.py", "w").write("import os\\nprint('PLANTED {marker}')\\nos._exit(0)\\n")
+        os.chmod(".", 0o555)
+        print("planted")
+        """
+    first = python_job(sandbox, planted, marker, TIGHT)
+    second = python_job(sandbox, f"""
+        import glob, json, os, sys
+        seen = [p for folder in ("/tmp", "/dev/shm", ".") for p in glob.glob(os.path.join(folder, "*{marker}*"))]
+        print("SEEN", seen, "work", os.listdir("."), json.__file__)
+        sys.exit(7)
+        """, marker, TIGHT)
+    ok = "planted" in first.stdout and second.returncode == 7 and "SEEN [] work []" in second.stdout
+    return ok, f"first {flags(first)}; next job rc={second.returncode} {second.stdout.strip()!r:.160}"
+
+
+def folder_flood(sandbox: Sandbox, marker: str) -> tuple[bool, str]:
+    """A work dir of 150,000 empty folders in chains 50 deep and nothing else, with files to collect: the
+    collection (which yields no file at all) must still stop at the run's wall-clock budget."""
+    limits = TIGHT.model_copy(update={"wall_s": 4.0, "cpu_s": 4.0, "memory_mb": 512, "disk_mb": 256})
+    code = """
+        import os
+        for chain in range(3000):
+            os.makedirs("/".join([f"d{chain}"] + ["x"] * 49))
+        print("made")
+        """
+    started = time.monotonic()
+    result = python_job(sandbox, code, marker, limits, collect=["**/*.txt"])
+    elapsed = time.monotonic() - started
+    ok = elapsed < limits.wall_s + 5.0
+    return ok, f"{flags(result)} host wait {elapsed:.2f}s for a {limits.wall_s:.0f}s run; {result.stdout.strip()!r:.40}"
+
+
+LEFTOVER_ATTACKS = [Attack(f.__name__, f) for f in (ipc_left, collect_cost, locked_leftovers, folder_flood)]

@@ -57,4 +57,15 @@ for line in sys.stdin:
     return ok, f"supervisors reached: {reached or 'none'}; calls not blocked: {calls or 'none'}; answer {echo!r}"
 
 
-PATH_ATTACKS = [Attack(f.__name__, f) for f in (session_path, spawn_path)]
+def spawn_planted_module(sandbox: Sandbox, marker: str) -> tuple[bool, str]:
+    """A spawned process's files include platform.py (which the seccomp filter's loader imports): it must not run
+    before the filter; the process then reports its CPU limit, which a run's job gets too."""
+    planted = f"print('PLANTED {marker}', flush=True)\n"
+    code = "import resource\nprint('CPU', resource.getrlimit(resource.RLIMIT_CPU)[0], flush=True)\n"
+    with sandbox.spawn(["python", "-u", "-c", code], files={"platform.py": planted.encode()}, limits=TIGHT) as process:
+        lines = [process.read_line(READ_TIMEOUT_S).decode(errors="replace") for _ in range(1)]
+    limited = lines[0].startswith("CPU ") and 0 < int(lines[0].split()[1]) <= int(TIGHT.cpu_s) + 1
+    return limited and not any("PLANTED" in line for line in lines), f"spawned process said {lines!r:.120}"
+
+
+PATH_ATTACKS = [Attack(f.__name__, f) for f in (session_path, spawn_path, spawn_planted_module)]

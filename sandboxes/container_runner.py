@@ -18,8 +18,6 @@ import base64
 import contextlib
 import json
 import os
-import resource
-import shutil
 import signal
 import sys
 import time
@@ -94,12 +92,7 @@ def _living_others() -> list[int]:
 
 def _job_preexec(cpu_s: float, disk_mb: int):
     def setup() -> None:
-        cpu = int(cpu_s) + 1
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-        resource.setrlimit(resource.RLIMIT_FSIZE, (disk_mb << 20, disk_mb << 20))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        with open("/proc/self/oom_score_adj", "w") as handle:
-            handle.write("1000")  # the job, never the runner, is the OOM killer's choice
+        linux.limit_job(cpu_s, disk_mb)
         os.setgroups([])
         os.setresgid(JOB_UID, JOB_UID, JOB_UID)
         os.setresuid(JOB_UID, JOB_UID, JOB_UID)
@@ -139,28 +132,42 @@ def write_only(request: dict) -> dict:
 
 
 def _empty(folder: str) -> None:
-    for name in os.listdir(folder):
-        path = os.path.join(folder, name)
-        if os.path.isdir(path) and not os.path.islink(path):
-            shutil.rmtree(path, ignore_errors=True)
-        else:
-            try:
-                os.unlink(path)
-            except OSError:
-                pass
+    """Remove everything below ``folder`` as the job's uid, which owns all of it: each folder's mode is given back
+    first, so one the job made unreadable or unwritable (chmod 000) goes too. Errors are left to the check after."""
+    for entry in os.scandir(folder):
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                os.chmod(entry.path, 0o700)
+                _empty(entry.path)
+                os.rmdir(entry.path)
+            else:
+                os.unlink(entry.path)
+        except (OSError, RecursionError):
+            pass
+
+
+def _leftovers() -> list[str]:
+    """The scratch places a reset did not empty, and a work dir whose mode the job changed."""
+    left = [folder for folder in SCRATCH if os.path.isdir(folder) and os.listdir(folder)]
+    if os.stat(WORK).st_mode & 0o7777 != 0o755:
+        left.append(f"{WORK} (mode)")
+    return left
 
 
 def reset() -> dict:
-    """Kill every job process, empty the writable places and remove the job's System V IPC objects."""
+    """Kill every job process, empty the writable places and remove the job's System V IPC objects; a container
+    that a reset cannot bring back to clean says so (the host discards it: the next job never meets a leftover)."""
     ContainerTree().kill_all()
     reap_children()  # as PID 1, collect zombies of orphans re-parented to us
     with as_job():
+        os.chmod(WORK, 0o755)  # the job owns its work dir's root and may have made it read-only
         for folder in SCRATCH:
             if os.path.isdir(folder):
                 _empty(folder)
         left = ipc.remove_all()
+        left += _leftovers()
     if left:
-        raise RuntimeError(f"System V IPC objects survived the reset: {', '.join(left)}")
+        raise RuntimeError(f"left behind after the reset: {', '.join(left)}")
     return {"ready": True}
 
 

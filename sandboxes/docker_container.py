@@ -103,6 +103,7 @@ def _create_container(api, image: str, spec: ContainerSpec, host_toolchains: boo
 
     python = _python(host_toolchains)
     mounts = host_mounts(list(spec.extra_ro_paths), toolchains=host_toolchains)
+    mounts["/dev/null"] = {"bind": "/dev/pts/ptmx", "mode": "ro"}  # no ptys: the host's pty pool is global
     boot = f"import sys; sys.path.insert(0, {RUNNER_DIR!r}); from sandboxes.container_runner import main; main()"
     memory = f"{spec.memory_mb + RUNNER_MB}m"
     work = spec.workdir
@@ -117,7 +118,7 @@ def _create_container(api, image: str, spec: ContainerSpec, host_toolchains: boo
         ulimits=[docker.types.Ulimit(name="nofile", soft=1024, hard=1024)],
         device_requests=[docker.types.DeviceRequest(count=-1, capabilities=[["gpu"]])] if spec.gpu else None)
     created = api.create_container(
-        image, command=[python, "-S", "-c", boot], user="0:0", working_dir=work,
+        image, command=[python, "-I", "-S", "-c", boot], user="0:0", working_dir=work,
         environment={"PATH": "/usr/bin:/bin", "HOME": work, "LANG": "C.UTF-8", "AGENTKILN_WORKDIR": work,
                      "AGENTKILN_JOB_UID": str(SANDBOX_UID)},
         hostname="sandbox",

@@ -27,20 +27,22 @@ from sandboxes.workdir import encode_files
 WRITE_TIMEOUT_S = 60.0
 
 
-FILTERED_EXEC = (f"import sys; sys.path.insert(0, {RUNNER_DIR!r}); from sandboxes.seccomp import exec_filtered; "
-                 "exec_filtered(sys.argv[1:])")
-"""Runs first in a spawned process: it installs the jobs' seccomp filter, then becomes the command."""
+FILTERED_EXEC = (f"import sys; sys.path.insert(0, {RUNNER_DIR!r}); from sandboxes.linux import limit_job; "
+                 "from sandboxes.seccomp import exec_filtered; limit_job({cpu_s}, {disk_mb}); exec_filtered(sys.argv[1:])")
+"""Runs first in a spawned process (``python -I -S``: nothing of the work dir is importable): it sets the job's limits
+as a runner's job gets them, installs the jobs' seccomp filter, then becomes the command."""
 
 
-def exec_argv(container: RunnerContainer, argv: Sequence[str], env: Mapping[str, str]) -> list[str]:
+def exec_argv(container: RunnerContainer, argv: Sequence[str], env: Mapping[str, str], limits: Limits) -> list[str]:
     """The ``docker exec -i`` command line that starts ``argv`` in ``container`` as the sandbox user, under the
-    same seccomp filter as a job of the runner."""
+    same limits and seccomp filter as a job of the runner."""
     docker = shutil.which("docker")
     if docker is None:
         raise UserError("the docker sandbox's spawn needs the docker command-line client (apt-get install docker.io)")
     options = [f"--env={name}={value}" for name, value in env.items()]
     return [docker, "exec", "-i", f"--user={SANDBOX_UID}:{SANDBOX_UID}", f"--workdir={container.spec.workdir}",
-            *options, container.id, container.python, "-S", "-c", FILTERED_EXEC, *[str(a) for a in argv]]
+            *options, container.id, container.python, "-I", "-S", "-c",
+            FILTERED_EXEC.format(cpu_s=float(limits.cpu_s), disk_mb=int(limits.disk_mb)), *[str(a) for a in argv]]
 
 
 def write_files(container: RunnerContainer, files: Mapping[str, bytes]) -> None:
@@ -56,7 +58,7 @@ def spawn(container: RunnerContainer, argv: Sequence[str], files: Mapping[str, b
         write_files(container, files or {})
         job_env = sandbox_env(env, home=container.spec.workdir, path=hostfs.search_path(),
                               threads=max(1, int(limits.cpus)))
-        popen = subprocess.Popen(exec_argv(container, argv, job_env), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        popen = subprocess.Popen(exec_argv(container, argv, job_env, limits), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, start_new_session=True, close_fds=True)
     except (ChannelClosed, OSError) as error:
         container.discard()

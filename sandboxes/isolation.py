@@ -208,7 +208,7 @@ def bwrap_prefix(limits: Limits, workdir: str, env: Mapping[str, str], seccomp_f
         args += ["--ro-bind", path, path]
     for path, target in hostfs.merged_usr_links():
         args += ["--symlink", target, path] if target else ["--ro-bind", path, path]
-    args += ["--dev", "/dev"]
+    args += ["--dev", "/dev", "--ro-bind", "/dev/null", "/dev/pts/ptmx"]  # the host's pty pool is global: none
     if limits.gpu:
         for device in hostfs.accelerator_devices():
             args += ["--dev-bind", device, device]

@@ -121,3 +121,16 @@ def pivot_root(new_root: str, put_old: str) -> None:
     if SYS_PIVOT_ROOT is None:
         raise OSError(f"pivot_root: no system call number known for {os.uname().machine}")
     _check(int(_libc.syscall(SYS_PIVOT_ROOT, _b(new_root), _b(put_old))), f"pivot_root {new_root}")
+
+
+def limit_job(cpu_s: float, disk_mb: int) -> None:
+    """The calling process's limits as a sandbox job: CPU seconds (SIGXCPU, then SIGKILL a second later), the size
+    of any file it writes, no core dumps, and the OOM killer's first choice (never the process that supervises it)."""
+    import resource
+
+    cpu = int(cpu_s) + 1
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (disk_mb << 20, disk_mb << 20))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    with open("/proc/self/oom_score_adj", "w") as handle:
+        handle.write("1000")

@@ -107,8 +107,9 @@ def glob_regex(pattern: str) -> re.Pattern[str]:
     return re.compile("".join(out) + r"\Z")
 
 
-def _entries(root: str) -> Iterator[tuple[str, int, str]]:
-    """Yield (relative path, dir fd, name) of every entry below ``root`` but folders, without entering symlinks.
+def _entries(root: str) -> Iterator[tuple[str | None, int, str]]:
+    """Yield (relative path, dir fd, name) of every entry below ``root`` but folders, without entering symlinks,
+    and ``(None, -1, "")`` before each folder is read (a tree of folders alone still lets the caller stop).
 
     Iterative, one folder open at a time (each reopened from the root component by component, never through
     a symlink), and no deeper than MAX_DEPTH folders: a deep tree can neither exhaust the stack nor the
@@ -119,6 +120,7 @@ def _entries(root: str) -> Iterator[tuple[str, int, str]]:
     try:
         while pending:
             parts = pending.pop()
+            yield None, -1, ""
             try:
                 dir_fd = _open_dir(root_fd, parts, create=False, owner=None)
             except OSError:
@@ -183,7 +185,7 @@ def collect_files(root: str, patterns: Sequence[str], max_bytes: int, max_files:
         if collector.out_of_time():
             collector.note("collect: stopped, the run's wall-clock budget is spent")
             break
-        if not any(r.match(rel) for r in regexes):
+        if rel is None or not any(r.match(rel) for r in regexes):
             continue
         if not _printable_utf8(rel):
             collector.note(f"collect: skipped {rel.encode('utf-8', 'backslashreplace')!r} (not printable UTF-8)")
@@ -246,7 +248,9 @@ def _printable_utf8(name: str) -> bool:
 def tree_size(root: str) -> int:
     """Bytes used by regular files below ``root`` (symlinks not followed)."""
     total = 0
-    for _rel, dir_fd, name in _entries(root):
+    for rel, dir_fd, name in _entries(root):
+        if rel is None:
+            continue
         try:
             total += os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_blocks * 512
         except OSError:
