@@ -63,6 +63,17 @@ compiler emits calls to them for the pragmas; a source that names one sets the t
 PYTHON_API = re.compile(r"\b\w*(?:Py[A-Z_]|pybind11|THP[A-Z])\w*|\bpy\s*::")
 """Python C API names (``PyEval_GetBuiltins``, ``Py_IncRef``, ``_PyObject_...``), pybind11 and its ``py::`` alias
 (torch's headers declare it), torch's Python bindings (``THPVariable_Wrap``) and ``getPyInterpreter``."""
+TENSOR_INTERNALS = re.compile(r"\b\w*(?:TensorImpl|StorageImpl|BackendMeta|ExtraMeta|IntrusivePtr|intrusive_ptr|"
+                              r"unsafeGet|unsafeRelease)\w*|\bset_(?:stride|sizes\w*|storage\w*|backend_meta|data_ptr\w*)\b")
+"""A tensor's implementation object, its storage and metadata setters: through them C++ gave an output negative
+strides (a transpose left to the untimed hand-over) or hooked work onto the output's detach (a BackendMeta clone)."""
+FORBIDDEN_NAMES = (
+    (PYTHON_API, "the Python C API or pybind11 objects", "a kernel takes and returns tensors; let "
+                                                         "load_inline(functions=[...]) bind it (no PYBIND11_MODULE of "
+                                                         "your own)"),
+    (TENSOR_INTERNALS, "a tensor's internals", "a kernel reads data_ptr(), sizes() and strides(); it may not reach "
+                                               "or change a tensor's implementation, storage or metadata"),
+)
 FILE_MARK = "agentkiln_file_"
 ATTRIBUTES = re.compile(r"__attribute__\s*\(\(.*?\)\)|\[\[.*?\]\]", re.DOTALL)
 BINDING = re.compile(r"\b_*(?:weakref|alias|ifunc|symver)_*\b")
@@ -126,11 +137,11 @@ def line_control_refusal(sources: Sequence[str]) -> BuildOutcome | None:
 def judge(files: Mapping[str, bytes], build: str, marker: str = "") -> BuildOutcome | None:
     """A rejected outcome when the probe's files show inline assembly, a thread-count clause, the Python C API,
     a system-call or clock-read instruction or a refused symbol; None when the build passes (no probe is a
-    rejection). ``marker``: the nonce of a load_inline build (see :func:`python_api`)."""
+    rejection). ``marker``: the nonce of a load_inline build (see :func:`forbidden_names`)."""
     if not all(name in files for name in PROBE_FILES):
         return _rejected("native_escape", "the build left no preprocessed source or symbol list to check")
     user = files[USER_LINES].decode(errors="replace")
-    problems = [*source_problems(user), *python_api(user, marker)]
+    problems = [*source_problems(user), *forbidden_names(user, marker)]
     problems += instruction_problems(files[INSTRUCTIONS].decode(errors="replace"))
     found = symbols.refused(files[UNDEFINED].decode(errors="replace").splitlines(), build)
     problems += [(rule, _symbol_message(rule, names)) for rule, names in sorted(found.items(), reverse=True)]
@@ -164,21 +175,20 @@ def source_problems(user: str) -> list[tuple[str, str]]:
     return problems
 
 
-def python_api(user: str, marker: str = "") -> list[tuple[str, str]]:
-    """The Python C API, pybind11 objects or torch's Python bindings named in the solution's own lines. The
-    symbol check cannot refuse them in a load_inline build (its generated binding code needs the same symbols),
-    and through them C++ reaches ``exec``, imports and any Python object. In main.cpp, what follows the glue mark
+def forbidden_names(user: str, marker: str = "") -> list[tuple[str, str]]:
+    """Names the solution's own lines may not use (:data:`FORBIDDEN_NAMES`): the Python C API and tensor internals.
+    The symbol check cannot refuse the first in a load_inline build (its generated binding code needs the same
+    symbols), and the second are mostly inline (no symbol at all). In main.cpp, what follows the glue mark
     (:data:`sandboxes.targets.inline_build.GLUE_MARK` and this build's nonce) is that generated code; a file
     without the mark is the solution's throughout."""
     code = STRING.sub('""', user)
     for chunk in code.split(f"{FILE_MARK}{marker} ")[1:] if marker else [code]:
         if chunk.split("\n", 1)[0].endswith(KEPT_CPP):
             chunk = chunk.split(f"{GLUE_MARK}{marker}")[0]
-        found = PYTHON_API.search(chunk)
-        if found:
-            return [("native_framework_call", f"native code uses the Python C API or pybind11 objects "
-                                              f"({found.group(0)}): a kernel takes and returns tensors; let "
-                                              "load_inline(functions=[...]) bind it (no PYBIND11_MODULE of your own)")]
+        for pattern, what, instead in FORBIDDEN_NAMES:
+            found = pattern.search(chunk)
+            if found:
+                return [("native_framework_call", f"native code uses {what} ({found.group(0)}): {instead}")]
     return []
 
 

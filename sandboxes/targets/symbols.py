@@ -70,7 +70,7 @@ INLINE_GLUE = re.compile(
     r"fprintf|__fprintf_chk|fputc|fputs|fflush|stderr|snprintf|__snprintf_chk|vsnprintf|__vsnprintf_chk")
 """The glue load_inline generates (pybind11 and the part of the Python C API it uses, error printing).
 The Python C API cannot be split from the glue by symbol: the solution's own lines may not name it
-(:func:`sandboxes.targets.native_check.python_api`)."""
+(:func:`sandboxes.targets.native_check.forbidden_names`)."""
 CUDA_LAUNCH = re.compile(
     r"cudaLaunchKernel\w*|__cudaLaunchKernel\w*|__cudaGetKernel|__cudaPushCallConfiguration|"
     r"__cudaPopCallConfiguration|__cudaRegister\w+|"

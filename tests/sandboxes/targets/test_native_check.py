@@ -5,7 +5,7 @@ import subprocess
 import pytest
 
 from sandboxes.targets.native_check import (FILE_MARK, PROBE_FILES, instruction_problems, judge,
-                                            line_control_refusal, probe_script, python_api, source_problems)
+                                            line_control_refusal, probe_script, forbidden_names, source_problems)
 from sandboxes.targets.inline_build import GLUE_MARK
 
 GOOD = (b'extern "C" void f(float* o, const float* x, long n) {\n#pragma omp parallel for\n'
@@ -131,11 +131,18 @@ def test_the_python_c_api_is_refused_in_the_solutions_lines_and_allowed_in_the_g
     glue = f"namespace {GLUE_MARK}{marker} {{}}\nPyObject* PyInit_ext() {{ return pybind11::module_(\"m\").ptr(); }}\n"
     kernel = "void relu(at::Tensor out, at::Tensor x) { float* o = out.data_ptr<float>(); }\n"
     main = f"{FILE_MARK}{marker} build/main.ii\n"
-    assert python_api(main + kernel + glue, marker) == []
+    assert forbidden_names(main + kernel + glue, marker) == []
     for call in ("PyObject* b = PyEval_GetBuiltins();", 'auto m = py::module_::import("builtins");',
                  "THPVariable_Wrap(out);", "c10::impl::getGlobalPyInterpreter();"):
-        assert python_api(main + kernel + call + "\n" + glue, marker), call
-    assert python_api(main + kernel + glue.replace(marker, "forged0"), marker)  # no mark of this build: all checked
+        assert forbidden_names(main + kernel + call + "\n" + glue, marker), call
+    assert forbidden_names(main + kernel + glue.replace(marker, "forged0"), marker)  # no mark of this build: all checked
     cuda = f"{FILE_MARK}{marker} build/keep/cuda.cudafe1.ii\nPyObject* p;\n"
-    assert python_api(main + kernel + glue + cuda, marker)
-    assert python_api('const char* s = "PyEval_GetBuiltins";') == []  # a string names nothing
+    assert forbidden_names(main + kernel + glue + cuda, marker)
+    assert forbidden_names('const char* s = "PyEval_GetBuiltins";') == []  # a string names nothing
+
+
+@pytest.mark.parametrize("line", ["x.unsafeGetTensorImpl()->set_stride(1, -4);", "struct Hook : c10::BackendMeta {};",
+                                  "auto impl = x.getIntrusivePtr();", "out.set_storage_offset(7);"])
+def test_a_tensors_internals_are_refused_in_the_solutions_lines(line):
+    problems = forbidden_names(line + "\n")
+    assert problems and "a tensor's internals" in problems[0][1]

@@ -6,8 +6,9 @@ round trip per side, alternating which side goes first. After the clock stops, t
 output for that round is the expected value and the solution's output goes through every check of
 :class:`OutputChecks` (tolerance, cache, mutation, aliasing, precision bound): a kernel that is correct
 only when it is not being timed, or that keeps state between calls, is caught on the first call where
-it differs, with no sampling. On a device-timed target the worker's event time is used, and flagged
-when it exceeds the runner's wall time. A speedup above the review threshold is measured again on new
+it differs, with no sampling. Two traced calls at secret positions among the timed ones put the dispatch
+tripwire, which the correctness trials run under, on the timed phase too. On a device-timed target the
+worker's event time is used, and flagged when it exceeds the runner's wall time. A speedup above the review threshold is measured again on new
 input sets before it counts; the second measurement is the one reported.
 
 ``timing_checks = "legacy_sampled"`` runs the first edition's loop instead (two fixed input sets, three
@@ -33,6 +34,8 @@ if TYPE_CHECKING:
     from benchmarks.kernels.verifier.runner.trusted import Runner
 
 _perf_counter = time.perf_counter
+PROBES = 2
+"""Traced, untimed calls of the solution hidden among its timed ones (see :meth:`TimingLoop.probe`)."""
 LEGACY_SETS = 2
 LEGACY_RECHECKS = 3
 SPEEDUP_REVIEW = 10.0
@@ -92,6 +95,18 @@ class TimingLoop:
             expected = self.sides["reference"].collect(what, snapshot=False).tensor  # trusted, used at once
         self._check(batch, expected, what)
 
+    def probe(self, index: int) -> None:
+        """An untimed call of the solution under the tripwire, on fresh inputs, checked like a correctness trial, at a
+        position among the timed calls that the solution cannot know: framework compute that a kernel does only
+        once its traced correctness calls are over (it counts calls) is caught here."""
+        what = f"a traced call before timed call {index + 1}"
+        batch = self.runner.batch()
+        expected = self.runner.expected(batch)
+        solution = self.sides["solution"]
+        solution.feed(batch, what)
+        solution.call(what, trace=True)
+        self._check(batch, expected, what)
+
     def _inputs(self, index: int) -> tuple[Batch, Any]:
         """A fresh batch (its expected value comes from the reference worker), or a legacy fixed set."""
         if not self.legacy:
@@ -124,8 +139,11 @@ class TimingLoop:
         if self.legacy:
             chosen = secrets.SystemRandom().sample(range(min_trials), min(LEGACY_RECHECKS, min_trials))
             self._rechecks = set(chosen)
+        probes = set(secrets.SystemRandom().sample(range(min_trials), min(PROBES, min_trials)))
         started = _perf_counter()
         for trial in range(max_trials):
+            if trial in probes and not self.legacy:
+                self.probe(trial)
             self.round(trial, timed=True)
             if trial + 1 >= min_trials and _perf_counter() - started > float(self.config["timing_budget_s"]):
                 break

@@ -18,6 +18,7 @@ from benchmarks.kernels.suite import SOLUTIONS_ROOT
 from sandboxes.targets.cpu import CpuTarget
 from sandboxes.targets.gpu import GpuTarget
 from sandboxes.targets.npu.target import NpuTarget
+from tests.benchmarks.kernels.verifier.verdicts import task_for
 from tests.warm_builds import solution_builds
 
 FOLDER = SOLUTIONS_ROOT / "adversarial"
@@ -120,11 +121,12 @@ their class (test_timing, test_checks, test_confine...): here they run once, thr
 
 
 @pytest.mark.parametrize("path,mode", RUNTIME_CASES, ids=lambda v: getattr(v, "stem", v))
-def test_runtime_hacks_are_caught_by_the_trusted_runner(path, mode, tiny_relu, cpu_target, sandbox, quick,
+def test_runtime_hacks_are_caught_by_the_trusted_runner(path, mode, request, cpu_target, sandbox, quick,
                                                         persistent_runners):
     status, text = expectation(path)
     runner = persistent_runners if mode == "persistent" else None
-    result = evaluate(tiny_relu, path.read_text(), cpu_target, sandbox=sandbox, config=quick, runner=runner)
+    result = evaluate(task_for(path, request), path.read_text(), cpu_target, sandbox=sandbox, config=quick,
+                      runner=runner)
     assert result.status.value == status, result.reason
     assert re.search(text.replace(" ", ".*"), result.reason), result.reason
     if text.startswith("native_"):

@@ -10,16 +10,12 @@ from benchmarks.kernels.verifier.runner.calls import Output
 from benchmarks.kernels.verifier.runner.checks import OutputChecks
 from benchmarks.kernels.verifier.runner.precision import PrecisionCheck
 from benchmarks.kernels.verifier.runner.verdict import Verdict
-from tests.benchmarks.kernels.verifier.verdicts import adversarial, matches, runtime_expectation
+from tests.benchmarks.kernels.verifier.verdicts import adversarial, matches, runtime_expectation, task_for
 from benchmarks.kernels.verifier.harness import evaluate
 
 CPU_FILES = adversarial("L1__transpose_2d__output_*.py") + adversarial("L1__relu__precision_*.py")
 OTHER_FILES = [(target, path) for target in ("npu", "gpu")
                for path in adversarial("L1__*__output_*.py", target) + adversarial("L1__*__precision_*.py", target)]
-
-
-def task_for(path, request):
-    return request.getfixturevalue("tiny_transpose" if "__transpose_2d__" in path.name else "tiny_relu")
 
 
 @pytest.mark.parametrize("path", CPU_FILES, ids=lambda p: p.stem)

@@ -18,6 +18,11 @@ def adversarial(pattern: str, target: str = "") -> list[Path]:
     return sorted((ADVERSARIAL / target).glob(pattern))
 
 
+def task_for(path: Path, request):
+    """The small task a builtin:adversarial file is judged on: its own for transpose_2d files, else ReLU."""
+    return request.getfixturevalue("tiny_transpose" if "__transpose_2d__" in path.name else "tiny_relu")
+
+
 def runtime_expectation(path: Path) -> tuple[str, str, str]:
     """(status, stage, text) of the file's ``runtime:`` line: its verdict with the static checks off."""
     status, stage, text = re.search(r"runtime: (\w+) (\w+) (.*)", path.read_text()).groups()
