@@ -44,8 +44,13 @@ class NvccBuilder(CachedBuilder):
     """Builds CUDA extensions on a GPU machine, or only checks that nvcc compiles them here."""
 
     def compile(self, spec: ExtensionSpec, digest: str, sandbox: Sandbox) -> tuple[BuildOutcome, dict[str, bytes]]:
-        """A real load_inline build with a GPU; otherwise ``nvcc -c`` of the CUDA part (not loadable)."""
-        if not spec.cuda_sources or gpu_present():
+        """A real load_inline build with a GPU; otherwise ``nvcc -c`` of the CUDA part (not loadable). A build with
+        no CUDA source is host code, which is no GPU kernel (here it ran on the CPU tensors and passed as one)."""
+        if not spec.cuda_sources:
+            return BuildOutcome(ok=False, rejected=True, error=f"native check failed:\n[native_escape] {spec.name}: a "
+                                "build without cuda_sources is host code, not a GPU kernel: write the kernel in "
+                                "CUDA (cuda_sources) or Triton"), {}
+        if gpu_present():
             return super().compile(spec, digest, sandbox)
         return nvcc_check(spec, sandbox)
 

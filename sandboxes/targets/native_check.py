@@ -67,12 +67,22 @@ TENSOR_INTERNALS = re.compile(r"\b\w*(?:TensorImpl|StorageImpl|BackendMeta|Extra
                               r"unsafeGet|unsafeRelease)\w*|\bset_(?:stride|sizes\w*|storage\w*|backend_meta|data_ptr\w*)\b")
 """A tensor's implementation object, its storage and metadata setters: through them C++ gave an output negative
 strides (a transpose left to the untimed hand-over) or hooked work onto the output's detach (a BackendMeta clone)."""
+LOOKUP_NAMES = re.compile(r"\b_?Py[A-Z][A-Za-z]*_[A-Z]\w*|\b(?:dlsym|dlvsym|dlopen|dlmopen|dl_iterate_phdr)\b")
+"""What a string may not name: a Python C API function or the dynamic loader's look-ups (the name a symbol is
+looked up by at run time, out of the symbol check's sight)."""
+ELF_WALK = re.compile(r"\bElf(?:32|64)_\w+|\bElfW\b|\b(?:link_map|r_debug|dl_phdr_info|dl_iterate_phdr|_DYNAMIC|"
+                      r"__ehdr_start|dlsym|dlvsym|dlopen|dlmopen|dladdr\w*)\b")
+"""Reading the process's ELF tables: resolving a function (libtorch's SGEMM, the Python C API) at run time
+from the address of an allowed one, which no undefined symbol shows."""
 FORBIDDEN_NAMES = (
-    (PYTHON_API, "the Python C API or pybind11 objects", "a kernel takes and returns tensors; let "
-                                                         "load_inline(functions=[...]) bind it (no PYBIND11_MODULE of "
-                                                         "your own)"),
-    (TENSOR_INTERNALS, "a tensor's internals", "a kernel reads data_ptr(), sizes() and strides(); it may not reach "
-                                               "or change a tensor's implementation, storage or metadata"),
+    (PYTHON_API, "code", "the Python C API or pybind11 objects", "a kernel takes and returns tensors; let "
+                                                                 "load_inline(functions=[...]) bind it (no "
+                                                                 "PYBIND11_MODULE of your own)"),
+    (TENSOR_INTERNALS, "code", "a tensor's internals", "a kernel reads data_ptr(), sizes() and strides(); it may "
+                                                       "not reach or change a tensor's implementation, storage or "
+                                                       "metadata"),
+    (ELF_WALK, "code", "the loader's or ELF tables", "a kernel calls only its own code and the allowed runtime"),
+    (LOOKUP_NAMES, "strings", "a symbol name to look up", "a kernel calls only its own code and the allowed runtime"),
 )
 FILE_MARK = "agentkiln_file_"
 ATTRIBUTES = re.compile(r"__attribute__\s*\(\(.*?\)\)|\[\[.*?\]\]", re.DOTALL)
@@ -181,12 +191,13 @@ def forbidden_names(user: str, marker: str = "") -> list[tuple[str, str]]:
     symbols), and the second are mostly inline (no symbol at all). In main.cpp, what follows the glue mark
     (:data:`sandboxes.targets.inline_build.GLUE_MARK` and this build's nonce) is that generated code; a file
     without the mark is the solution's throughout."""
-    code = STRING.sub('""', user)
-    for chunk in code.split(f"{FILE_MARK}{marker} ")[1:] if marker else [code]:
+    for chunk in user.split(f"{FILE_MARK}{marker} ")[1:] if marker else [user]:
         if chunk.split("\n", 1)[0].endswith(KEPT_CPP):
             chunk = chunk.split(f"{GLUE_MARK}{marker}")[0]
-        for pattern, what, instead in FORBIDDEN_NAMES:
-            found = pattern.search(chunk)
+        code = STRING.sub('""', chunk)
+        texts = "\n".join(m.group(0) for m in STRING.finditer(ADJACENT_STRINGS.sub("", chunk)))
+        for pattern, where, what, instead in FORBIDDEN_NAMES:
+            found = pattern.search(texts if where == "strings" else code)
             if found:
                 return [("native_framework_call", f"native code uses {what} ({found.group(0)}): {instead}")]
     return []

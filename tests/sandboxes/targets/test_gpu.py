@@ -69,6 +69,15 @@ HOST_ONLY_ASM = cuda_spec('#ifndef __CUDA_ARCH__\nstatic void host_side() { asm 
 LEAKY_RELU = GPU_SOLUTIONS / "L1__leaky_relu.py"
 
 
+@pytest.mark.parametrize("spec", [
+    ExtensionSpec(kind="load_inline", name="host", cpp_sources=("torch::Tensor f(torch::Tensor x) { return x; }",),
+                  functions=("f",)),
+    ExtensionSpec(kind="cpp", name="host", cpp_sources=('extern "C" void f(float* x) {}',))], ids=["inline", "cpp"])
+def test_host_code_without_a_cuda_source_is_no_gpu_kernel(spec, fresh_cache, sandbox):
+    outcome = GpuTarget(fresh_cache).build(spec, sandbox)
+    assert outcome.rejected and "a build without cuda_sources is host code, not a GPU kernel" in outcome.error
+
+
 @no_gpu
 @pytest.mark.nvcc
 @pytest.mark.slow

@@ -138,7 +138,7 @@ def test_the_python_c_api_is_refused_in_the_solutions_lines_and_allowed_in_the_g
     assert forbidden_names(main + kernel + glue.replace(marker, "forged0"), marker)  # no mark of this build: all checked
     cuda = f"{FILE_MARK}{marker} build/keep/cuda.cudafe1.ii\nPyObject* p;\n"
     assert forbidden_names(main + kernel + glue + cuda, marker)
-    assert forbidden_names('const char* s = "PyEval_GetBuiltins";') == []  # a string names nothing
+    assert forbidden_names('const char* s = "PyEval_GetBuiltins";')  # the name a run-time look-up would use
 
 
 @pytest.mark.parametrize("line", ["x.unsafeGetTensorImpl()->set_stride(1, -4);", "struct Hook : c10::BackendMeta {};",
@@ -146,3 +146,13 @@ def test_the_python_c_api_is_refused_in_the_solutions_lines_and_allowed_in_the_g
 def test_a_tensors_internals_are_refused_in_the_solutions_lines(line):
     problems = forbidden_names(line + "\n")
     assert problems and "a tensor's internals" in problems[0][1]
+
+
+@pytest.mark.parametrize("line", ["auto* header = (const Elf64_Ehdr*)base;", "void* f = dlsym(RTLD_DEFAULT, name);",
+                                  'const char* name = "PyRun_SimpleString";', 'const char* name = "dl" "sym";'])
+def test_a_function_looked_up_at_run_time_is_refused(line):
+    assert forbidden_names(line + "\n")
+
+
+def test_strings_of_ordinary_messages_pass():
+    assert forbidden_names('TORCH_CHECK(x.is_contiguous(), "PyTorch tensor must be contiguous");\n') == []
