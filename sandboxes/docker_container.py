@@ -13,7 +13,8 @@ from sandboxes.base import Limits
 from sandboxes.cgroups import oom_kills_in
 from sandboxes.docker_channel import Channel, ChannelClosed
 from sandboxes.docker_engine import container_cgroup_parent
-from sandboxes.docker_image import RUNNER_DIR, SANDBOX_UID, host_mounts
+from sandboxes.docker_image import RUNNER_DIR, host_mounts
+from sandboxes.isolation import run_ids
 from sandboxes.errors import UserError
 
 LABEL = "agentkiln.sandbox"
@@ -91,13 +92,14 @@ def _python(host_toolchains: bool) -> str:
     return os.path.join(hostfs.python_dirs()[0], "bin", "python3") if host_toolchains else "python3"
 
 
-def _create_container(api, image: str, spec: ContainerSpec, host_toolchains: bool) -> str:
+def _create_container(api, image: str, spec: ContainerSpec, host_toolchains: bool, uid: int) -> str:
     """Create (not start) the hardened container through the engine API; return its id.
 
     ``host_toolchains``: the image is the imported base image, so mount the host's /usr and Python;
     otherwise the image brings its own ``python3`` and only the runner code is mounted.
     The runner starts as root with three capabilities only (to switch to the job's uid and signal its
-    processes); every job runs as ``SANDBOX_UID`` with none.
+    processes); every job runs as ``uid`` with none: a uid of this container's own, so that jobs of concurrent
+    containers share no per-user kernel limit (inotify instances, message-queue bytes, pending signals).
     """
     import docker
 
@@ -109,7 +111,7 @@ def _create_container(api, image: str, spec: ContainerSpec, host_toolchains: boo
     work = spec.workdir
     host_config = api.create_host_config(
         network_mode="host" if spec.network else "none", read_only=True,
-        tmpfs={work: f"size={spec.disk_mb}m,uid={SANDBOX_UID},gid={SANDBOX_UID},mode=0755,exec",
+        tmpfs={work: f"size={spec.disk_mb}m,uid={uid},gid={uid},mode=0755,exec",
                "/tmp": f"size={spec.disk_mb}m,mode=1777,exec"},
         binds=mounts, mem_limit=memory, memswap_limit=memory, shm_size=f"{spec.disk_mb}m",
         pids_limit=spec.pids + 2, nano_cpus=int(spec.cpus * 1e9), security_opt=["no-new-privileges"],
@@ -120,7 +122,7 @@ def _create_container(api, image: str, spec: ContainerSpec, host_toolchains: boo
     created = api.create_container(
         image, command=[python, "-I", "-S", "-c", boot], user="0:0", working_dir=work,
         environment={"PATH": "/usr/bin:/bin", "HOME": work, "LANG": "C.UTF-8", "AGENTKILN_WORKDIR": work,
-                     "AGENTKILN_JOB_UID": str(SANDBOX_UID)},
+                     "AGENTKILN_JOB_UID": str(uid)},
         hostname="sandbox",
         labels={LABEL: "1", OWNER_LABEL: owner_id()}, stdin_open=True, host_config=host_config)  # + StdinOnce
     return created["Id"]
@@ -132,7 +134,9 @@ class RunnerContainer:
     def __init__(self, client, image: str, spec: ContainerSpec, host_toolchains: bool = True) -> None:
         self.api, self.spec = client.api, spec
         self.python = _python(host_toolchains)
-        self.id = _create_container(self.api, image, spec, host_toolchains)
+        self.uid = run_ids()[0]
+        """The uid this container's jobs (and a spawned process) run as."""
+        self.id = _create_container(self.api, image, spec, host_toolchains, self.uid)
         try:
             attach = self.api.attach_socket(self.id, params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1})
             self.channel = Channel(attach)

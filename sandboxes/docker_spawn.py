@@ -18,7 +18,7 @@ from sandboxes import hostfs
 from sandboxes.base import Limits
 from sandboxes.docker_channel import ChannelClosed
 from sandboxes.docker_container import ContainerSpec, RunnerContainer
-from sandboxes.docker_image import RUNNER_DIR, SANDBOX_UID
+from sandboxes.docker_image import RUNNER_DIR
 from sandboxes.envpolicy import sandbox_env
 from sandboxes.errors import UserError
 from sandboxes.process import SandboxProcess
@@ -40,7 +40,7 @@ def exec_argv(container: RunnerContainer, argv: Sequence[str], env: Mapping[str,
     if docker is None:
         raise UserError("the docker sandbox's spawn needs the docker command-line client (apt-get install docker.io)")
     options = [f"--env={name}={value}" for name, value in env.items()]
-    return [docker, "exec", "-i", f"--user={SANDBOX_UID}:{SANDBOX_UID}", f"--workdir={container.spec.workdir}",
+    return [docker, "exec", "-i", f"--user={container.uid}:{container.uid}", f"--workdir={container.spec.workdir}",
             *options, container.id, container.python, "-I", "-S", "-c",
             FILTERED_EXEC.format(cpu_s=float(limits.cpu_s), disk_mb=int(limits.disk_mb)), *[str(a) for a in argv]]
 

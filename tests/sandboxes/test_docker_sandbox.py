@@ -3,6 +3,8 @@
 import pytest
 
 from sandboxes.base import Limits
+from sandboxes.docker_container import ContainerSpec
+from sandboxes.isolation import RUN_UID_BASE, RUN_UID_SPAN
 
 from tests.sandboxes.conftest import SMALL
 
@@ -13,9 +15,19 @@ def test_runs_hardened(docker_sandbox):
     result = docker_sandbox.run(["sh", "-c", "id -u; grep -c . /proc/self/status >/dev/null; "
                                  "grep CapEff /proc/self/status; touch /usr/x 2>&1 || true"], limits=SMALL)
     uid, caps, touch = result.stdout.splitlines()
-    assert uid == "10001" and caps.split()[1] == "0000000000000000"
+    assert RUN_UID_BASE <= int(uid) < RUN_UID_BASE + RUN_UID_SPAN and caps.split()[1] == "0000000000000000"
     assert "Read-only" in touch
     assert result.backend == "docker"
+
+
+def test_each_container_runs_its_jobs_as_a_uid_of_its_own(docker_sandbox):
+    """Jobs of concurrent containers share no per-user kernel limit (one held every inotify instance of uid 10001)."""
+    first, second = (docker_sandbox.take(ContainerSpec.from_limits(SMALL)) for _ in range(2))
+    try:
+        assert first.uid != second.uid
+    finally:
+        first.discard()
+        second.discard()
 
 
 def test_files_and_collect(docker_sandbox):
@@ -81,7 +93,8 @@ def test_a_job_cannot_reach_the_runner(docker_sandbox):
 
     code = PROBE + "print(os.getuid(), open('/proc/1/status').read().split('Uid:')[1].split()[0])\nprobe_supervisors()"
     result = docker_sandbox.run(["python", "-c", code], limits=SMALL)
-    assert result.stdout.splitlines()[0] == "10001 0", result.stdout + result.stderr  # the job, then the runner
+    job, runner = map(int, result.stdout.splitlines()[0].split())
+    assert job >= RUN_UID_BASE and runner == 0, result.stdout + result.stderr
     assert tagged(result.stdout, "PROBE") == {"1": []} and supervisors_reached(result.stdout) == {}
 
 

@@ -65,7 +65,7 @@ def test_a_process_in_a_container_other_than_its_runner_is_found(docker_sandbox)
     try:
         with Watch(docker_sandbox) as watch:
             assert watch.left(settle_s=0) == []
-            started = docker_sandbox.client.api.exec_create(container.id, ["sleep", "300"], user="10001")
+            started = docker_sandbox.client.api.exec_create(container.id, ["sleep", "300"], user=str(container.uid))
             docker_sandbox.client.api.exec_start(started["Id"], detach=True)
             _wait_running(docker_sandbox.client.api, started["Id"])  # not caught while still "runc init"
             left = watch.left(settle_s=0.5)
