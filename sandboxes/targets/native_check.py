@@ -74,6 +74,10 @@ ELF_WALK = re.compile(r"\bElf(?:32|64)_\w+|\bElfW\b|\b(?:link_map|r_debug|dl_phd
                       r"__ehdr_start|dlsym|dlvsym|dlopen|dlmopen|dladdr\w*)\b")
 """Reading the process's ELF tables: resolving a function (libtorch's SGEMM, the Python C API) at run time
 from the address of an allowed one, which no undefined symbol shows."""
+DISPATCH_CONTROL = re.compile(r"\b\w*(?:DispatchKey|DispatchKeySet|DispatchKeyGuard|AutoDispatchBelow|"
+                              r"AutoNonVariableTypeMode|dispatch_key_set|dispatch_key_excluded|dispatch_key_included)\w*")
+"""The dispatcher's keys and guards: under ``ExcludeDispatchKeyGuard(Python)`` ATen calls skip the runtime tripwire
+(a transpose by ATen's reordering copy passed as the solution's kernel)."""
 FORBIDDEN_NAMES = (
     (PYTHON_API, "code", "the Python C API or pybind11 objects", "a kernel takes and returns tensors; let "
                                                                  "load_inline(functions=[...]) bind it (no "
@@ -81,6 +85,8 @@ FORBIDDEN_NAMES = (
     (TENSOR_INTERNALS, "code", "a tensor's internals", "a kernel reads data_ptr(), sizes() and strides(); it may "
                                                        "not reach or change a tensor's implementation, storage or "
                                                        "metadata"),
+    (DISPATCH_CONTROL, "code", "the dispatcher's keys or guards", "a kernel computes itself; the dispatcher's "
+                                                                   "state is the verifier's"),
     (ELF_WALK, "code", "the loader's or ELF tables", "a kernel calls only its own code and the allowed runtime"),
     (LOOKUP_NAMES, "strings", "a symbol name to look up", "a kernel calls only its own code and the allowed runtime"),
 )

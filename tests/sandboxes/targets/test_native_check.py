@@ -156,3 +156,8 @@ def test_a_function_looked_up_at_run_time_is_refused(line):
 
 def test_strings_of_ordinary_messages_pass():
     assert forbidden_names('TORCH_CHECK(x.is_contiguous(), "PyTorch tensor must be contiguous");\n') == []
+
+
+def test_the_dispatchers_keys_and_guards_are_refused():
+    line = "c10::impl::ExcludeDispatchKeyGuard guard(c10::DispatchKeySet(c10::DispatchKey::Python));\n"
+    assert "the dispatcher's keys or guards" in forbidden_names(line)[0][1]

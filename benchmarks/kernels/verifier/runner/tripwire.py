@@ -82,6 +82,8 @@ class Tripwire(TorchDispatchMode):
         self.allowed: Counter[str] = Counter()
         self.forbidden: Counter[str] = Counter()
         self.sites: dict[str, str] = {}
+        self.storages: set[int] = set()
+        """The storages of every tensor an operator it saw returned, whoever called it."""
         self._paths: dict[str, str] = {}
 
     @classmethod
@@ -102,7 +104,24 @@ class Tripwire(TorchDispatchMode):
                 self.forbidden[name] += 1
                 if name not in self.sites and len(self.sites) < MAX_SITES:
                     self.sites[name] = site
-        return func(*args, **(kwargs or {}))
+        result = func(*args, **(kwargs or {}))
+        for tensor in result if isinstance(result, (tuple, list)) else (result,):
+            if isinstance(tensor, torch.Tensor):
+                self.storages.add(tensor.untyped_storage().data_ptr())
+        return result
+
+    def after_call(self, output: Any, known: list[Any]) -> None:
+        """After a traced call: an output whose storage no operator it saw returned (nor one of ``known``, the
+        inputs and the model's tensors) was made where it could not see, as under a guard that excludes the
+        Python dispatch key; a Python key still excluded after the call would blind it for good. Both count as
+        forbidden."""
+        if torch._C._dispatch_tls_is_dispatch_key_excluded(torch._C.DispatchKey.Python):
+            self.forbidden["the Python dispatch key excluded after the call"] += 1
+        if isinstance(output, torch.Tensor) and output.numel():
+            pointer = output.untyped_storage().data_ptr()
+            known_storages = {t.untyped_storage().data_ptr() for t in known if isinstance(t, torch.Tensor)}
+            if pointer not in self.storages and pointer not in known_storages:
+                self.forbidden["an output made out of the tripwire's sight (dispatch keys excluded)"] += 1
 
     def _solution_site(self, frame: Any) -> str | None:
         """``file:line`` of the innermost frame outside torch, or None when that frame is trusted code."""

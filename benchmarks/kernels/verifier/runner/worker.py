@@ -188,7 +188,10 @@ class Traced:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         with self._tripwire:
-            return self._model(*args, **kwargs)
+            output = self._model(*args, **kwargs)
+        own = [*self._model.parameters(), *self._model.buffers()] if hasattr(self._model, "parameters") else []
+        self._tripwire.after_call(output, [*args, *own])
+        return output
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._model, name)

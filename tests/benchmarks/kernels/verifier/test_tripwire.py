@@ -3,6 +3,7 @@ framework-compute hacks of builtin:adversarial with the static checks off are re
 
 import pytest
 import torch
+from torch._C import DispatchKey, DispatchKeySet
 
 from benchmarks.kernels.verifier.harness import evaluate
 from benchmarks.kernels.verifier.runner.tripwire import Tripwire, describe, trusted_roots
@@ -98,3 +99,24 @@ def test_a_flagging_tripwire_lets_the_row_through_with_a_flag(tiny_relu, cpu_tar
     result = evaluate(tiny_relu, (ADVERSARIAL / CPU_HACKS[1]).read_text(), cpu_target, sandbox=sandbox,
                       config=config, runner=pool)
     assert result.correct and "tripwire" in result.flags
+
+
+def test_an_output_made_with_the_python_key_excluded_counts_as_forbidden():
+    """Native code that excluded the Python dispatch key around ATen's reordering copy hid it from the tripwire."""
+    x, wire = torch.randn(4, 8), Tripwire(("/nowhere/",))
+    with wire:
+        seen = torch.empty_like(x)
+        with torch._C._ExcludeDispatchKeyGuard(DispatchKeySet(DispatchKey.Python)):
+            hidden = x.t().contiguous()
+    wire.after_call(seen, [x])
+    assert wire.report()["forbidden"] == {}
+    wire.after_call(x[1:], [x])  # a view of an input is not made unseen
+    wire.after_call(hidden, [x])
+    assert wire.report()["forbidden"] == {"an output made out of the tripwire's sight (dispatch keys excluded)": 1}
+    guard = torch._C._ExcludeDispatchKeyGuard(DispatchKeySet(DispatchKey.Python))
+    guard.__enter__()
+    try:
+        wire.after_call(seen, [x])
+    finally:
+        guard.__exit__(None, None, None)
+    assert "the Python dispatch key excluded after the call" in wire.report()["forbidden"]
