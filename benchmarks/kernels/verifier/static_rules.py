@@ -10,6 +10,8 @@ in ``builtin:adversarial`` and a test.
 from __future__ import annotations
 
 import ast
+import functools
+import importlib
 from typing import Iterator
 
 from benchmarks.kernels.verifier.static.allowlist import NPU_LANG
@@ -53,7 +55,8 @@ def _dotted(node: ast.AST) -> str:
 
 
 def module_aliases(tree: ast.Module) -> dict[str, str]:
-    """Local name -> imported module path (``F`` -> ``torch.nn.functional``)."""
+    """Local name -> imported module path (``F`` -> ``torch.nn.functional``); a star import of an allowed module
+    binds each of its public names (``TilingData`` from the NPU kernel language)."""
     aliases: dict[str, str] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -62,7 +65,21 @@ def module_aliases(tree: ast.Module) -> dict[str, str]:
         elif isinstance(node, ast.ImportFrom) and node.module:
             for alias in node.names:
                 aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+                if alias.name == "*":
+                    aliases.update({name: f"{node.module}.{name}" for name in star_names(node.module)})
     return aliases
+
+
+@functools.lru_cache(maxsize=None)
+def star_names(module: str) -> tuple[str, ...]:
+    """The names ``from module import *`` binds, for an allowed module (only those are imported to find out)."""
+    if not any(module == a or module.startswith(a + ".") for a in ALLOWED_IMPORTS):
+        return ()
+    try:
+        loaded = importlib.import_module(module)
+    except ImportError:
+        return ()
+    return tuple(getattr(loaded, "__all__", [n for n in dir(loaded) if not n.startswith("_")]))
 
 
 def imports_rule(tree: ast.Module, allowed: tuple[str, ...] = ALLOWED_IMPORTS) -> list[Violation]:

@@ -24,7 +24,7 @@ from sandboxes.targets.npu.chip import ChipConfig
 from sandboxes.targets.npu.errors import NpuKernelError, ParamError
 from sandboxes.targets.npu.profile import LaunchProfile, Profile
 from sandboxes.targets.npu.runtime import CoreContext, GmAddr, enter_core, gm_array, inside_kernel, leave_core
-from sandboxes.targets.npu.tiling import TilingData
+from sandboxes.targets.npu.tiling import TilingData, device_copy
 from sandboxes.targets.npu.timeline import PIPES, CoreTimeline
 
 KERNEL_TYPES = ("AIV_ONLY", "AIC_ONLY", "MIX")
@@ -106,7 +106,7 @@ def _device_args(host: list) -> list:
     out = []
     for arg in host:
         if isinstance(arg, TilingData):
-            out.append(arg.device_copy())
+            out.append(device_copy(arg))
         elif isinstance(arg, np.ndarray):
             out.append(GmAddr(arg.view()))
         else:

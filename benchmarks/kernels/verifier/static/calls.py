@@ -97,11 +97,18 @@ class CallRules:
         return self.flag(node, "not_allowed", f"{text(node)}: {UNIDENTIFIED}")
 
     def scalar_method(self, node: ast.Call, args: list[Kind], kwargs: dict) -> Kind:
-        if node.func.attr in allow.MUTATORS and self.ctx != "init":
+        if node.func.attr in allow.MUTATORS and (self.ctx != "init" or not self.own_object(node.func.value)):
             return self.flag(node, "stateful", f"{text(node)} mutates a container: call counters and caches kept "
-                                               "across calls are known hacks")
+                                               "across calls, and class-level containers that reach kernels, are "
+                                               "known hacks")
         self.scalar_only([*args, *kwargs.values()], node, "passes")
         return SCALAR
+
+    def own_object(self, node: ast.AST) -> bool:
+        """True when ``node`` is reached from ``self`` or a local name (never from a module-level name)."""
+        while isinstance(node, (ast.Attribute, ast.Subscript)):
+            node = node.value
+        return isinstance(node, ast.Name) and (node.id == "self" or node.id in self.local_names)
 
     def tensor_method(self, receiver: Kind, node: ast.Call) -> Kind:
         attr = node.func.attr

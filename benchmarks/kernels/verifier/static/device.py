@@ -83,6 +83,11 @@ class DeviceCheck:
 
     def attribute(self, node: ast.Attribute) -> None:
         attr = node.attr
+        if isinstance(node.value, ast.Name) and node.value.id in self.index.classes and not self.class_constant(
+                node.value.id, attr):
+            self.flag(node, "stateful", f"{node.value.id}.{attr} is class-level data that is not a constant: a kernel "
+                                        "may read its own classes' methods and constant numbers only (host objects "
+                                        "kept there reached kernels)")
         if is_dunder(attr) or attr.startswith("_"):
             self.flag(node, "forbidden_attribute", f"attribute {attr} reaches interpreter or simulator internals; "
                                                    "use the kernel language")
@@ -95,12 +100,32 @@ class DeviceCheck:
             self.flag(node, "not_allowed", f"attribute {attr!r} of a Triton value is not on the allow-list "
                                            "(tensor methods such as .to(), .dtype, .shape are)")
 
+    def class_constant(self, cls: str, attr: str) -> bool:
+        """True for a method of ``cls`` or a class-level name bound to literal numbers, strings or tuples of them."""
+        for statement in self.index.classes[cls].body:
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)) and statement.name == attr:
+                return True
+            targets = statement.targets if isinstance(statement, ast.Assign) else (
+                [statement.target] if isinstance(statement, ast.AnnAssign) and statement.value else [])
+            if any(isinstance(t, ast.Name) and t.id == attr for t in targets):
+                return _literal(statement.value)
+        return True  # not defined in the class body (an inherited method, a TilingData field's name)
+
     def mutation(self, node: ast.Call, locals_: set[str]) -> None:
         func = node.func
         if (isinstance(func, ast.Attribute) and func.attr in allow.MUTATORS and isinstance(func.value, ast.Name)
                 and func.value.id not in locals_ and func.value.id in self.index.bindings):
             self.flag(node, "stateful", f"{func.value.id}.{func.attr}() changes module-level state from a kernel "
                                         "(caches kept across calls are known hacks)")
+
+
+def _literal(node: ast.AST) -> bool:
+    """A number, string, bool or None, or a tuple of them."""
+    if isinstance(node, ast.Tuple):
+        return all(_literal(item) for item in node.elts)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return _literal(node.operand)
+    return isinstance(node, ast.Constant)
 
 
 def _on_dtype(node: ast.Attribute) -> bool:
