@@ -121,6 +121,8 @@ NPU_LANG = "sandboxes.targets.npu.lang"
 NPU_HOST = frozenset({"launch", "kernel", "TilingData", "CeilDiv", "AlignUp", "AlignedCount", "sizeof", "BLOCK_BYTES",
                       "half", "float16", "float32", "bfloat16", "int8", "uint8", "int16", "int32"})
 """Kernel-language names host code may use: the launch, tiling, and scalar helpers."""
+CONTAINER_METHODS = frozenset({"append", "extend", "insert", "pop", "items", "keys", "values", "get", "index"})
+"""Methods of a kernel's own lists, tuples and dicts (NPU kernel bodies may use no other attribute of their own)."""
 NPU_RESERVED_ATTRIBUTES = frozenset({"base", "offset"})
 """Attributes of the simulator's GM addresses (the raw numpy buffer behind a kernel argument)."""
 

@@ -15,6 +15,7 @@ from benchmarks.kernels.verifier.static import allowlist as allow
 from benchmarks.kernels.verifier.static.analysis import Analysis
 from benchmarks.kernels.verifier.static.expressions import is_dunder
 from benchmarks.kernels.verifier.static.kinds import Tag
+from benchmarks.kernels.verifier.static.symbols import npu_language_attributes, own_attributes
 
 LANGUAGE_PATHS = {"triton": ("triton.", "math."), "npu": (allow.NPU_LANG + ".", "math.")}
 MODULE_KINDS = frozenset({Tag.SCALAR, Tag.FUNC, Tag.CLASS, Tag.TRITON, Tag.NPU_KERNEL, Tag.PATH})
@@ -28,6 +29,8 @@ class DeviceCheck:
         self.analysis = analysis
         self.index = analysis.index
         self.flavour = flavour
+        self.npu_attributes = (npu_language_attributes() | own_attributes(analysis.index.tree) | allow.CONTAINER_METHODS
+                               if flavour == "npu" else frozenset())
 
     def flag(self, node: ast.AST, rule: str, message: str) -> None:
         self.analysis.flag(node, rule, message)
@@ -96,6 +99,10 @@ class DeviceCheck:
         elif self.flavour == "npu" and attr in allow.NPU_RESERVED_ATTRIBUTES:
             self.flag(node, "npu_internals", f"attribute {attr!r} is the raw buffer behind a GM address (simulator "
                                              "internals); move data with DataCopy and rename an attribute of yours")
+        elif self.flavour == "npu" and attr not in self.npu_attributes:
+            self.flag(node, "not_allowed", f"attribute {attr!r} is neither the kernel language's nor one your classes "
+                                           "define: a kernel works through the NPU API (host objects that reached "
+                                           "kernels were computed on with numpy, uncharged)")
         elif self.flavour == "triton" and attr not in allow.TRITON_TENSOR_ATTRIBUTES and not _on_dtype(node):
             self.flag(node, "not_allowed", f"attribute {attr!r} of a Triton value is not on the allow-list "
                                            "(tensor methods such as .to(), .dtype, .shape are)")

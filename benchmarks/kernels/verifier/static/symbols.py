@@ -8,6 +8,8 @@ language's ``kernel``, recognised by the import they resolve to, never by their 
 from __future__ import annotations
 
 import ast
+import dataclasses
+import inspect
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterator
@@ -25,6 +27,40 @@ def npu_language_names() -> frozenset[str]:
     from sandboxes.targets.npu import lang
 
     return frozenset(lang.__all__)
+
+
+@lru_cache(maxsize=1)
+def npu_language_attributes() -> frozenset[str]:
+    """The attributes of the NPU kernel language's classes and objects (methods, enum members, parameter fields),
+    without those every ``str`` or ``int`` has (TPosition is a ``str`` enum)."""
+    from sandboxes.targets.npu import lang
+
+    plain = set(dir(str)) | set(dir(int)) | set(dir(float))
+    names: set[str] = set()
+    for value in (getattr(lang, name) for name in lang.__all__):
+        if inspect.isclass(value):
+            names |= {a for a in dir(value) if not a.startswith("_") and a not in plain}
+            names |= set(getattr(value, "__annotations__", {}))
+            names |= {f.name for f in dataclasses.fields(value)} if dataclasses.is_dataclass(value) else set()
+    return frozenset(names)
+
+
+def own_attributes(tree: ast.Module) -> frozenset[str]:
+    """Attribute names the solution defines: its classes' methods, class-level names and annotated fields, and
+    every ``obj.name = ...`` it assigns."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            for statement in node.body:
+                if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    names.add(statement.name)
+                elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+                    names.add(statement.target.id)
+                elif isinstance(statement, ast.Assign):
+                    names |= {t.id for t in statement.targets if isinstance(t, ast.Name)}
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            names.add(node.attr)
+    return frozenset(names)
 
 
 def dotted(node: ast.AST) -> str | None:

@@ -45,8 +45,8 @@ def test_triton_body_refusals(body, rule):
 
 
 def test_npu_bodies_use_the_language_and_own_classes():
-    extra = ("class Worker:\n    def __init__(self, x):\n        self.gm = GlobalTensor()\n"
-             "        self.gm.SetGlobalBuffer(x)\n")
+    extra = ("class Tiling(TilingData):\n    total: int\n\n\nclass Worker:\n    def __init__(self, x):\n"
+             "        self.gm = GlobalTensor()\n        self.gm.SetGlobalBuffer(x)\n")
     body = "start, count = BlockSpan(tiling.total)\nWorker(x[start])\nn = min(LIMIT, count) * 2"
     assert npu_rules(body, extra) == []
 
@@ -56,9 +56,11 @@ def test_npu_bodies_use_the_language_and_own_classes():
     ("v = torch.zeros(4)", "not_allowed"),
     ("v = x._addr", "forbidden_attribute"),
     ("v = eval('1')", "dynamic_code"),
+    ("v = tiling.x.numpy().dot(y)", "not_allowed"),  # a host tensor that reached a kernel
+    ("v = Store.box[-1]", "stateful"),
 ])
 def test_npu_body_refusals(body, rule):
-    assert rule in npu_rules(body)
+    assert rule in npu_rules(body, "class Store:\n    box = []\n")
 
 
 def test_module_level_tensors_and_libraries_do_not_reach_kernels():
