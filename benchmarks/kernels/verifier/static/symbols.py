@@ -47,7 +47,8 @@ def npu_language_attributes() -> frozenset[str]:
 
 def own_attributes(tree: ast.Module) -> frozenset[str]:
     """Attribute names the solution defines: its classes' methods, class-level names and annotated fields, and
-    every ``obj.name = ...`` it assigns."""
+    every ``obj.name = ...`` it assigns, except the ways out of torch into Python data (defining ``self.numpy`` must
+    not open ``.numpy()`` on a host tensor: torch's own methods on one are seen by the runtime tripwire, numpy is not)."""
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef):
@@ -60,7 +61,12 @@ def own_attributes(tree: ast.Module) -> frozenset[str]:
                     names |= {t.id for t in statement.targets if isinstance(t, ast.Name)}
         elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
             names.add(node.attr)
-    return frozenset(names)
+    return frozenset(names - TENSOR_EXITS)
+
+
+TENSOR_EXITS = frozenset({"numpy", "tolist", "item", "data", "storage", "untyped_storage", "data_ptr", "cpu",
+                          "detach", "clone", "contiguous"})
+"""Tensor methods that hand a tensor's data to Python or numpy (where no tripwire sees the compute)."""
 
 
 def dotted(node: ast.AST) -> str | None:

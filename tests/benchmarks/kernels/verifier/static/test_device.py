@@ -58,9 +58,10 @@ def test_npu_bodies_use_the_language_and_own_classes():
     ("v = eval('1')", "dynamic_code"),
     ("v = tiling.x.numpy().dot(y)", "not_allowed"),  # a host tensor that reached a kernel
     ("v = Store.box[-1]", "stateful"),
+    ("v = tiling.x.numpy()", "not_allowed"),  # although the solution defines an attribute numpy (below)
 ])
 def test_npu_body_refusals(body, rule):
-    assert rule in npu_rules(body, "class Store:\n    box = []\n")
+    assert rule in npu_rules(body, "class Store:\n    box = []\n\n    def __init__(self):\n        self.numpy = 1\n")
 
 
 def test_module_level_tensors_and_libraries_do_not_reach_kernels():
