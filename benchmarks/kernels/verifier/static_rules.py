@@ -150,6 +150,33 @@ def state_rule(tree: ast.Module) -> list[Violation]:
     return found
 
 
+def class_state_rule(tree: ast.Module) -> list[Violation]:
+    """Class-level names are constants: a class-level list or dict is one object every instance shares (a carrier
+    that took host tensors from forward into kernels, through ``self.box`` or a tiling's ``tiling.box``)."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            for statement in node.body:
+                targets = statement.targets if isinstance(statement, ast.Assign) else (
+                    [statement.target] if isinstance(statement, ast.AnnAssign) and statement.value else [])
+                value = getattr(statement, "value", None)
+                names = [t.id for t in targets if isinstance(t, ast.Name) and not t.id.startswith("__")]
+                if names and not is_literal(value):
+                    found.append(Violation("stateful", statement.lineno, f"{node.name}.{names[0]} is class-level data "
+                                           "that is not a constant: every instance shares it; keep state on self in "
+                                           "__init__"))
+    return found
+
+
+def is_literal(node: ast.AST | None) -> bool:
+    """A number, string, bool or None, or a tuple of them."""
+    if isinstance(node, ast.Tuple):
+        return all(is_literal(item) for item in node.elts)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return is_literal(node.operand)
+    return isinstance(node, ast.Constant)
+
+
 def reference_rule(tree: ast.Module) -> list[Violation]:
     """No use of the task's ``Model`` (the reference) or its ``get_inputs``."""
     return [Violation("reference_access", node.lineno, f"{node.id} belongs to the reference program; "
@@ -173,7 +200,8 @@ def _arguments(args: ast.arguments) -> list[ast.arg]:
     return [*args.posonlyargs, *args.args, *args.kwonlyargs, *(a for a in (args.vararg, args.kwarg) if a)]
 
 
-DEFAULT_RULES = (try_except_rule, monkeypatch_rule, subclass_rule, state_rule, reference_rule, annotation_rule)
+DEFAULT_RULES = (try_except_rule, monkeypatch_rule, subclass_rule, state_rule, class_state_rule, reference_rule,
+                 annotation_rule)
 """Rules that hold on every target; the imports rule and the allow-list take the target's languages."""
 KNOWN_HACKS = {
     "framework_compute": "calls the reference op or any framework compute (torch/F ops, tensor methods and dunders, "

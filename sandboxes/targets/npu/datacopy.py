@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sandboxes.targets.npu.dtypes import itemsize
+from sandboxes.targets.npu.dtypes import itemsize, require_number
 from sandboxes.targets.npu.fractal import Nd2NzParams, copy_nd2nz
 from sandboxes.targets.npu.errors import AlignmentError, CubeBufferError, DtypeError, ParamError, QueuePositionError
 from sandboxes.targets.npu.runtime import current_core
@@ -109,6 +109,7 @@ def DataCopyPad(dst, src, params: DataCopyExtParams, pad: DataCopyPadExtParams |
     gm_pitch, ub_pitch = row + gm_gap // size, ub_row + ub_gap * BLOCK // size
     src_pitch, dst_pitch = (gm_pitch, ub_pitch) if path == "GM->UB" else (ub_pitch, gm_pitch)
     if pad is not None and pad.isPad and path == "GM->UB" and ub_row > row:
+        require_number(pad.paddingValue, "DataCopyPad's paddingValue")
         padding = _strided(dst, params.blockCount, ub_row, dst_pitch)
         padding[:, row:] = pad.paddingValue
     _move(dst, src, path, params.blockCount, row, src_pitch, dst_pitch,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
-from sandboxes.targets.npu.errors import DtypeError
+from sandboxes.targets.npu.errors import DtypeError, ParamError
 
 DTYPES: dict[str, np.dtype] = {
     "float16": np.dtype(np.float16),
@@ -50,3 +50,10 @@ def itemsize(dtype: object) -> int:
 
 def is_float(dtype: object) -> bool:
     return dtype_name(dtype) in FLOATS
+
+
+def require_number(value, what: str) -> None:
+    """Refuse anything but a plain number where the chip takes a scalar (numpy would broadcast an array or a host
+    tensor into UB with no copy charged)."""
+    if not isinstance(value, (int, float, bool, np.number, np.bool_)):
+        raise ParamError(f"{what} must be a number, got {type(value).__name__}")

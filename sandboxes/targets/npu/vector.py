@@ -8,7 +8,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from sandboxes.targets.npu.dtypes import is_float, np_dtype
+from sandboxes.targets.npu.dtypes import is_float, np_dtype, require_number
 from sandboxes.targets.npu.errors import DtypeError, ParamError, QueuePositionError
 from sandboxes.targets.npu.runtime import current_core
 from sandboxes.targets.npu.tensors import UB_POSITIONS, LocalTensor
@@ -145,6 +145,9 @@ def _compute(fn: Callable, arrays: list[np.ndarray], dst: LocalTensor) -> np.nda
 
 
 def _scalar(value, dtype: str):
+    """A scalar operand as the instruction computes with it; anything array-like is refused (numpy would broadcast
+    a host tensor passed as the "scalar", loading it into UB with no copy charged)."""
+    require_number(value, "a scalar operand")
     if dtype == "float32":  # the commonest case: already the fp32 it computes in
         return np.float32(value)
     return np_dtype(dtype).type(value).astype(np.float32) if is_float(dtype) else np_dtype(dtype).type(value)

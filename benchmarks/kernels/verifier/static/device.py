@@ -16,6 +16,7 @@ from benchmarks.kernels.verifier.static.analysis import Analysis
 from benchmarks.kernels.verifier.static.expressions import is_dunder
 from benchmarks.kernels.verifier.static.kinds import Tag
 from benchmarks.kernels.verifier.static.symbols import npu_language_attributes, own_attributes
+from benchmarks.kernels.verifier.static_rules import is_literal
 
 LANGUAGE_PATHS = {"triton": ("triton.", "math."), "npu": (allow.NPU_LANG + ".", "math.")}
 MODULE_KINDS = frozenset({Tag.SCALAR, Tag.FUNC, Tag.CLASS, Tag.TRITON, Tag.NPU_KERNEL, Tag.PATH})
@@ -115,7 +116,7 @@ class DeviceCheck:
             targets = statement.targets if isinstance(statement, ast.Assign) else (
                 [statement.target] if isinstance(statement, ast.AnnAssign) and statement.value else [])
             if any(isinstance(t, ast.Name) and t.id == attr for t in targets):
-                return _literal(statement.value)
+                return is_literal(statement.value)
         return True  # not defined in the class body (an inherited method, a TilingData field's name)
 
     def mutation(self, node: ast.Call, locals_: set[str]) -> None:
@@ -124,15 +125,6 @@ class DeviceCheck:
                 and func.value.id not in locals_ and func.value.id in self.index.bindings):
             self.flag(node, "stateful", f"{func.value.id}.{func.attr}() changes module-level state from a kernel "
                                         "(caches kept across calls are known hacks)")
-
-
-def _literal(node: ast.AST) -> bool:
-    """A number, string, bool or None, or a tuple of them."""
-    if isinstance(node, ast.Tuple):
-        return all(_literal(item) for item in node.elts)
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        return _literal(node.operand)
-    return isinstance(node, ast.Constant)
 
 
 def _on_dtype(node: ast.Attribute) -> bool:

@@ -60,6 +60,9 @@ def test_honest_solution_passes_every_rule(rule):
     (rules.state_rule, "def forward(self, x):\n    self.last = x", "stateful"),
     (rules.state_rule, "def f():\n    global y", "stateful"),
     (rules.reference_rule, "m = Model()", "reference_access"),
+    (rules.class_state_rule, "class Store:\n    box = []", "stateful"),
+    (rules.class_state_rule, "class Tiling:\n    total: int\n    box: list = list()", "stateful"),
+    (rules.monkeypatch_rule, "from sandboxes.targets.npu.lang import *\nTilingData.device_copy = None", "monkeypatch"),
 ])
 def test_rule_fires_on_its_hack(rule, source, expected):
     assert expected in fired(rule, source)

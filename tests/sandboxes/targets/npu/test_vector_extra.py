@@ -120,3 +120,17 @@ def test_duplicate_and_reduction_dtype_rules():
         ReduceSum(x, x, x, 64)
     with pytest.raises(DtypeError, match="float16/float32"):
         run(body)
+
+
+def test_a_scalar_operand_is_a_number_never_an_array():
+    """A host tensor passed as Duplicate's "scalar" was broadcast into UB: a copy-in that no MTE2 time paid for."""
+    def body(pipe, out):
+        dst = ub_tensor(pipe, "float32", 64)
+        with pytest.raises(ParamError, match="must be a number, got ndarray"):
+            Duplicate(dst, np.arange(64, dtype=np.float32), 64)
+        with pytest.raises(ParamError, match="must be a number, got list"):
+            Adds(dst, dst, [1.0] * 64, 64)
+        Duplicate(dst, 2, 64)
+        Muls(dst, dst, np.float32(0.5), 64)
+
+    run(body)
