@@ -64,7 +64,7 @@ PYTHON_API = re.compile(r"\b\w*(?:Py[A-Z_]|pybind11|THP[A-Z])\w*|\bpy\s*::")
 """Python C API names (``PyEval_GetBuiltins``, ``Py_IncRef``, ``_PyObject_...``), pybind11 and its ``py::`` alias
 (torch's headers declare it), torch's Python bindings (``THPVariable_Wrap``) and ``getPyInterpreter``."""
 TENSOR_INTERNALS = re.compile(r"\b\w*(?:TensorImpl|StorageImpl|BackendMeta|ExtraMeta|IntrusivePtr|intrusive_ptr|"
-                              r"unsafeGet|unsafeRelease)\w*|\bset_(?:stride|sizes\w*|storage\w*|backend_meta|data_ptr\w*)\b")
+                              r"unsafeGet|unsafeRelease)\w*|\b_?set_(?:stride|sizes\w*|storage\w*|backend_meta|data_ptr\w*|neg|conj)\b")
 """A tensor's implementation object, its storage and metadata setters: through them C++ gave an output negative
 strides (a transpose left to the untimed hand-over) or hooked work onto the output's detach (a BackendMeta clone)."""
 LOOKUP_NAMES = re.compile(r"\b_?Py[A-Z][A-Za-z]*_[A-Z]\w*|\b(?:dlsym|dlvsym|dlopen|dlmopen|dl_iterate_phdr)\b")

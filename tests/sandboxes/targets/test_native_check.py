@@ -142,7 +142,8 @@ def test_the_python_c_api_is_refused_in_the_solutions_lines_and_allowed_in_the_g
 
 
 @pytest.mark.parametrize("line", ["x.unsafeGetTensorImpl()->set_stride(1, -4);", "struct Hook : c10::BackendMeta {};",
-                                  "auto impl = x.getIntrusivePtr();", "out.set_storage_offset(7);"])
+                                  "auto impl = x.getIntrusivePtr();", "out.set_storage_offset(7);",
+                                  "out._set_neg(true);", "out._set_conj(true);"])
 def test_a_tensors_internals_are_refused_in_the_solutions_lines(line):
     problems = forbidden_names(line + "\n")
     assert problems and "a tensor's internals" in problems[0][1]

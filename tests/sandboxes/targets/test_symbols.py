@@ -40,7 +40,8 @@ def test_cuda_adds_the_launch_runtime_only():
     ("syscall", "native_escape"),
     ("fopen", "native_escape"), ("kill", "native_escape"), ("ptrace", "native_escape"), ("getenv", "native_escape"),
     ("omp_set_num_threads", "native_escape"), ("std::cout", "native_escape"), ("dlsym", "native_escape"),
-    ("std::chrono::_V2::steady_clock::now", "native_escape"),
+    ("std::chrono::_V2::steady_clock::now", "native_escape"), ("omp_get_wtime", "native_escape"),
+    ("omp_get_wtick", "native_escape"), ("at::_ops::_reshape_alias::call", "native_framework_call"),
 ])
 def test_framework_compute_and_escapes_are_refused_by_rule(symbol, rule):
     assert refused([symbol], "cuda") == {rule: [symbol]}

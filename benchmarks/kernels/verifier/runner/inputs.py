@@ -30,7 +30,7 @@ def layout_of(inputs: list[Any]) -> tuple[list[dict[str, Any]], int]:
     slots, offset = [], 0
     for index, value in enumerate(inputs):
         if isinstance(value, torch.Tensor):
-            stride = list(value.stride()) if _dense(value) else _contiguous_strides(value.shape)
+            stride = list(value.stride()) if is_dense(value) else contiguous_strides(value.shape)
             slots.append({"offset": offset, "shape": list(value.shape), "stride": stride,
                           "dtype": str(value.dtype).removeprefix("torch.")})
             offset += _aligned(value.numel() * value.element_size())
@@ -135,7 +135,7 @@ def _span(tensor: torch.Tensor) -> tuple[int, int]:
     return first, first + (reach + 1) * tensor.element_size()
 
 
-def _dense(tensor: torch.Tensor) -> bool:
+def is_dense(tensor: torch.Tensor) -> bool:
     """True when the tensor covers exactly ``numel`` elements with non-negative strides (any order)."""
     if tensor.numel() == 0 or any(s < 0 for s in tensor.stride()):
         return tensor.numel() == 0 and tensor.is_contiguous()
@@ -149,7 +149,7 @@ def _dense(tensor: torch.Tensor) -> bool:
     return span == tensor.numel()
 
 
-def _contiguous_strides(shape: torch.Size) -> list[int]:
+def contiguous_strides(shape: torch.Size) -> list[int]:
     strides, step = [], 1
     for size in reversed(list(shape)):
         strides.append(step)

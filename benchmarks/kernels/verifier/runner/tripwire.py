@@ -21,7 +21,7 @@ from typing import Any
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from benchmarks.kernels.verifier.runner.inputs import stride_order
+from benchmarks.kernels.verifier.runner.inputs import contiguous_strides, is_dense, stride_order
 
 ALLOWED = frozenset({
     # allocation and initialisation of an allocation
@@ -51,7 +51,11 @@ def reorders(name: str, args: tuple, kwargs: dict[str, Any]) -> bool:
         source, memory_format = args[0], kwargs.get("memory_format")
         if memory_format in REORDERING_FORMATS:
             return True
-        return memory_format is torch.contiguous_format and stride_order(source) != sorted(stride_order(source))
+        if memory_format is torch.contiguous_format and stride_order(source) != sorted(stride_order(source)):
+            return True
+        if memory_format is not torch.contiguous_format and is_dense(source):
+            return False  # the copy keeps the source's strides
+        return gathers(source, contiguous_strides(source.shape))
     source, target = (args[1], args[0]) if name == "copy_" else (args[0], args[1])
     if not isinstance(source, torch.Tensor) or not isinstance(target, torch.Tensor):
         return False
@@ -60,7 +64,20 @@ def reorders(name: str, args: tuple, kwargs: dict[str, Any]) -> bool:
     except RuntimeError:
         return False
     both = {d for d in range(target.dim()) if source.stride(d) and target.stride(d) and target.shape[d] > 1}
-    return [d for d in stride_order(source) if d in both] != [d for d in stride_order(target) if d in both]
+    if [d for d in stride_order(source) if d in both] != [d for d in stride_order(target) if d in both]:
+        return True
+    return gathers(source, target.stride())
+
+
+def gathers(source: torch.Tensor, target_strides: tuple[int, ...] | list[int]) -> bool:
+    """True when a copy's neighbouring elements along the target's innermost dim are not neighbours in memory on
+    one side (a strided column made contiguous, or rows scattered into columns): element-wise gathering, the work
+    of a transpose done one slice at a time."""
+    dims = [d for d in range(source.dim()) if source.shape[d] > 1 and source.stride(d) and target_strides[d]]
+    if not dims:
+        return False
+    inner = min(dims, key=lambda d: (target_strides[d], -d))
+    return source.stride(inner) != 1 or target_strides[inner] != 1
 
 
 def trusted_roots() -> tuple[str, ...]:

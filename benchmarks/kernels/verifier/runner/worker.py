@@ -207,7 +207,22 @@ def _output_kind(output: Any) -> str:
         return "a meta tensor without data"
     if any(stride < 0 for stride in output.stride()):
         return "a tensor with a negative stride"
+    if output.is_neg() or output.is_conj():
+        return "a tensor with its negation or conjugation bit set (left to the untimed copy)"
+    if overlaps_itself(output):
+        return "a tensor whose elements share memory (an expanded or overlapping view, filled by the untimed copy)"
     return "tensor"
+
+
+def overlaps_itself(tensor: torch.Tensor) -> bool:
+    """True when two of its elements are one place in memory (a zero stride, or strides smaller than the dims
+    inside them span)."""
+    span = 1
+    for stride, size in sorted((stride, size) for size, stride in zip(tensor.shape, tensor.stride()) if size > 1):
+        if stride < span:
+            return True
+        span = stride * (size - 1) + span
+    return False
 
 
 def _short_traceback(error: BaseException, limit: int = 1500) -> str:

@@ -6,7 +6,7 @@ import torch
 from torch._C import DispatchKey, DispatchKeySet
 
 from benchmarks.kernels.verifier.harness import evaluate
-from benchmarks.kernels.verifier.runner.tripwire import Tripwire, describe, trusted_roots
+from benchmarks.kernels.verifier.runner.tripwire import Tripwire, describe, reorders, trusted_roots
 from tests.benchmarks.kernels.verifier.verdicts import ADVERSARIAL, matches
 
 SOLUTION = '''
@@ -55,6 +55,16 @@ def test_a_copy_that_reorders_memory_is_compute_and_plain_copies_are_not():
     reordering = " (a copy that reorders memory: a transpose or layout change)"
     assert report["forbidden"] == {"_to_copy" + reordering: 1, "clone" + reordering: 1, "copy_" + reordering: 1}
     assert report["allowed"]["copy_"] == 1 and report["allowed"]["clone"] == 2 and report["allowed"]["_to_copy"] == 1
+
+
+def test_a_strided_slice_copied_element_by_element_is_a_gather():
+    x = torch.arange(32.0).view(4, 8)
+    contiguous = {"memory_format": torch.contiguous_format}
+    assert reorders("clone", (x[:, 1],), contiguous)  # a column made contiguous: a transpose, one slice at a time
+    assert reorders("copy_", (torch.empty(8, 4)[:, 0], x[0]), {})  # a row scattered into a column
+    assert not reorders("clone", (x[1],), contiguous) and not reorders("clone", (x[:, :4],), contiguous)
+    assert not reorders("copy_", (torch.empty(4, 8)[:, :4], x[:, 4:]), {})  # rows into rows
+    assert not reorders("clone", (x.t(),), {}) and not reorders("_to_copy", (x.t(),), {"dtype": torch.float64})
 
 
 def test_calls_made_by_trusted_code_are_not_the_solutions():

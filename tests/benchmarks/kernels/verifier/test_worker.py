@@ -2,7 +2,7 @@
 
 import torch
 
-from benchmarks.kernels.verifier.runner.worker import _output_kind
+from benchmarks.kernels.verifier.runner.worker import _output_kind, overlaps_itself
 
 
 def test_plain_outputs_pass_and_odd_ones_are_named():
@@ -11,3 +11,18 @@ def test_plain_outputs_pass_and_odd_ones_are_named():
     assert _output_kind(torch.empty(2, 3, device="meta")) == "a meta tensor without data"
     assert _output_kind([torch.ones(1)]).startswith("not a plain torch.Tensor but builtins.list")
 
+
+
+def test_outputs_that_leave_work_to_the_untimed_copy_are_named():
+    assert _output_kind(torch.ones(4).flip(0).neg().resolve_neg()) == "tensor"
+    assert _output_kind(torch.ones(4)._neg_view()).startswith("a tensor with its negation")
+    assert _output_kind(torch.ones(4, dtype=torch.complex64).conj()).startswith("a tensor with its negation")
+    assert _output_kind(torch.ones(1, 4).expand(3, 4)).startswith("a tensor whose elements share memory")
+    assert _output_kind(torch.ones(10).as_strided((4, 4), (2, 1))).startswith("a tensor whose elements share memory")
+
+
+def test_overlap_is_told_from_gaps_and_permutations():
+    x = torch.ones(4, 6)
+    assert not overlaps_itself(x) and not overlaps_itself(x.t()) and not overlaps_itself(x[:, ::2])
+    assert not overlaps_itself(torch.ones(1, 1, 5)) and not overlaps_itself(torch.ones(0, 3))
+    assert overlaps_itself(x[:, :1].expand(4, 6)) and overlaps_itself(torch.ones(6).as_strided((3, 3), (1, 1)))
