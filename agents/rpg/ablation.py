@@ -33,6 +33,7 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "rpg -test-filter": ("test files are candidates", {"include_tests": True}),
     "rpg +features": ("fuzzy feature similarity added to the evidence", {"feature_weight": 0.5}),
     "rpg walk x2": ("the walk weighs twice as much", {"walk_weight": 1.0}),
+    "rpg walk 0.1": ("the walk weighs a fifth as much: it orders what the evidence found", {"walk_weight": 0.1}),
     "rpg restart 0.6": ("the walker jumps back twice as often (stays closer to the seeds)", {"restart": 0.6}),
     "rpg seeds 100": ("the walk starts from the 100 strongest nodes, not 30", {"seeds": 100}),
     "rpg +named-files": ("the code the issue names is evidence for its files (file level, weight 0.5)",
