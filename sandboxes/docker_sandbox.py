@@ -122,9 +122,9 @@ class DockerSandbox:
         """What every container is started with."""
         return {"isolation": f"docker ({'warm pool' if self.warm else 'cold'})", "network_off": True,
                 "read_only_host": "read-only root + read-only toolchain mounts", "private_tmp": True,
-                "user": "jobs as uid 10001; the runner (PID 1) is another uid and not dumpable",
+                "user": "jobs as a uid of their container's own; the runner (PID 1) is another uid and not dumpable",
                 "capabilities": "none for jobs (the runner: setuid, setgid, kill), no-new-privileges",
-                "seccomp": "Docker's default + io_uring, keyrings, bpf, namespaces, mounts blocked for jobs",
+                "seccomp": "Docker's default + io_uring, keyrings, bpf, namespaces, mounts, xattr writes, AIO blocked for jobs",
                 "memory_limit": "cgroup (container, no swap)", "pids_limit": "cgroup",
                 "disk_limit": "tmpfs size cap", "environment": "allow-list", "docker_socket": "not mounted"}
 

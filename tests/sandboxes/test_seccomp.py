@@ -1,5 +1,6 @@
 """The jobs' seccomp filter: built by hand, applied by both backends (run and spawn), blocking only what it lists."""
 
+import errno
 import json
 import platform
 import subprocess
@@ -21,7 +22,9 @@ seccomp.install()
 libc = ctypes.CDLL(None, use_errno=True)
 seen = {{}}
 for name, args in (("io_uring_setup", (1, 0)), ("keyctl", (0, -3, 0)), ("add_key", (b"user", b"k", b"v", 1, -3)),
-                   ("unshare", (0x10000000,)), ("clone", (0x10000000 | 17, 0, 0, 0, 0)), ("clone3", (0, 0))):
+                   ("unshare", (0x10000000,)), ("clone", (0x10000000 | 17, 0, 0, 0, 0)), ("clone3", (0, 0)),
+                   ("fsetxattr", (1, b"user.k", b"v", 1, 0)), ("setxattr", (b"/tmp", b"user.k", b"v", 1, 0)),
+                   ("io_setup", (1, ctypes.byref(ctypes.c_ulong(0))))):
     ctypes.set_errno(0)
     result = libc.syscall(numbers[name], *args)
     seen[name] = errno.errorcode.get(ctypes.get_errno(), str(result)) if result == -1 else "allowed"
@@ -58,14 +61,15 @@ def test_the_filter_blocks_its_calls_and_leaves_the_rest():
     seen = json.loads(proc.stdout)
     assert {name: seen[name] for name in ("io_uring_setup", "keyctl", "add_key", "unshare", "clone")} == \
         dict.fromkeys(("io_uring_setup", "keyctl", "add_key", "unshare", "clone"), "EPERM")
-    assert seen["clone3"] == "ENOSYS" and seen["child"] == "ran"
+    assert seen["clone3"] == seen["io_setup"] == "ENOSYS" and seen["child"] == "ran"
+    assert seen["fsetxattr"] == seen["setxattr"] == errno.errorcode[errno.EOPNOTSUPP]
 
 
 @pytest.mark.parametrize("machine", sorted(seccomp.NUMBERS))
 def test_a_program_is_built_for_every_known_architecture(machine):
     program = seccomp.program(machine)
     assert len(program) % 8 == 0 and 0 < len(program) // 8 < 4096
-    assert set(seccomp.BLOCKED) <= set(seccomp.NUMBERS[machine])
+    assert {*seccomp.BLOCKED, *seccomp.UNSUPPORTED} <= set(seccomp.NUMBERS[machine])
 
 
 def test_run_blocks_io_uring_and_the_keyrings(any_sandbox):
