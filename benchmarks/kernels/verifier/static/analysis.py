@@ -12,6 +12,7 @@ import builtins
 
 from benchmarks.kernels.verifier.static import allowlist as allow
 from benchmarks.kernels.verifier.static.expressions import REFUSED, ExpressionScope, text
+from benchmarks.kernels.verifier.static.grid import grid_problems
 from benchmarks.kernels.verifier.static.kinds import NONE, SCALAR, TENSOR, UNKNOWN, Kind, Tag, join
 from benchmarks.kernels.verifier.static.module_scope import ModuleScope
 from benchmarks.kernels.verifier.static.paths import Refused, language_of, path_value
@@ -246,6 +247,8 @@ class Analysis:
         self.grids.add(key)
         node, scope = self.lambdas[key]
         self.check_lambda(node, scope, SCALAR)
+        for where, message in grid_problems(node):
+            self.flag(where, "not_allowed", message)
 
     def check_lambda(self, node: ast.Lambda | ast.FunctionDef, scope: ExpressionScope, param: Kind) -> None:
         """Check a lambda's (or nested grid function's) body with its parameters of kind ``param``."""

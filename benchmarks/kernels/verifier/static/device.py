@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import ast
 import builtins
+import importlib
+import types
 from typing import Iterator
 
 from benchmarks.kernels.verifier.static import allowlist as allow
@@ -19,6 +21,8 @@ from benchmarks.kernels.verifier.static.symbols import npu_language_attributes, 
 from benchmarks.kernels.verifier.static_rules import is_literal
 
 LANGUAGE_PATHS = {"triton": ("triton.", "math."), "npu": (allow.NPU_LANG + ".", "math.")}
+LANGUAGE_MODULES = {"triton": ("triton", "triton.language", "math"), "npu": (allow.NPU_LANG, "math")}
+"""The modules a kernel's dotted paths may pass through (by ``__name__``; submodules of the last-but-one included)."""
 MODULE_KINDS = frozenset({Tag.SCALAR, Tag.FUNC, Tag.CLASS, Tag.TRITON, Tag.NPU_KERNEL, Tag.PATH})
 """Kinds of module-level names a kernel body may read."""
 
@@ -80,10 +84,13 @@ class DeviceCheck:
         elif name not in allow.DEVICE_BUILTINS and hasattr(builtins, name):
             self.flag(node, "not_allowed", f"the builtin {name} may not be used inside a kernel")
 
-    def language_path(self, node: ast.Name, path: str) -> None:
+    def language_path(self, node: ast.AST, path: str) -> None:
         if not path.startswith(LANGUAGE_PATHS[self.flavour]) and path not in ("triton", "math"):
             self.flag(node, "not_allowed", f"{path} cannot be used inside a {self.flavour} kernel: only the kernel "
                                            "language, math and your own device code can")
+        elif (module := foreign_module(path, LANGUAGE_MODULES[self.flavour])) is not None:
+            self.flag(node, "not_allowed", f"{path} reaches the module {module} through the kernel language's own "
+                                           "imports: a kernel may use the language's names, not what it imports")
 
     def attribute(self, node: ast.Attribute) -> None:
         attr = node.attr
@@ -95,8 +102,8 @@ class DeviceCheck:
         if is_dunder(attr) or attr.startswith("_"):
             self.flag(node, "forbidden_attribute", f"attribute {attr} reaches interpreter or simulator internals; "
                                                    "use the kernel language")
-        elif self.index.resolve(node.value) is not None:
-            return
+        elif (path := self.index.resolve(node.value)) is not None:
+            self.language_path(node, f"{path}.{attr}")
         elif self.flavour == "npu" and attr in allow.NPU_RESERVED_ATTRIBUTES:
             self.flag(node, "npu_internals", f"attribute {attr!r} is the raw buffer behind a GM address (simulator "
                                              "internals); move data with DataCopy and rename an attribute of yours")
@@ -125,6 +132,31 @@ class DeviceCheck:
                 and func.value.id not in locals_ and func.value.id in self.index.bindings):
             self.flag(node, "stateful", f"{func.value.id}.{func.attr}() changes module-level state from a kernel "
                                         "(caches kept across calls are known hacks)")
+
+
+def foreign_module(path: str, modules: tuple[str, ...]) -> str | None:
+    """The first module on ``path`` that is none of ``modules`` (``triton.language.core.builtins`` reaches Python's
+    builtins, ``triton.runtime.interpreter.np`` numpy, ``triton.knobs`` os and subprocess), found by following the
+    path's attributes from the longest of ``modules`` it starts with; None when every step stays in the language."""
+    base = max((m for m in modules if path == m or path.startswith(m + ".")), key=len, default=None)
+    if base is None:
+        return None  # outside the language altogether: refused by its prefix
+    try:
+        found = importlib.import_module(base)
+    except ImportError:
+        return None  # not installed here: the import itself fails when the solution loads
+    for name in path[len(base) + 1:].split(".") if path != base else []:
+        found = getattr(found, name, None)
+        if found is None:
+            return None
+        if isinstance(found, types.ModuleType) and not _language_module(found.__name__, modules):
+            return found.__name__
+    return None
+
+
+def _language_module(name: str, modules: tuple[str, ...]) -> bool:
+    """``triton`` itself is allowed only as the root (its submodules other than the language are not)."""
+    return name in modules or any(name.startswith(m + ".") for m in modules[1:])
 
 
 def _on_dtype(node: ast.Attribute) -> bool:

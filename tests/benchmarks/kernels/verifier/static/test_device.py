@@ -4,7 +4,9 @@ import ast
 
 import pytest
 
+from benchmarks.kernels.verifier.static.allowlist import NPU_LANG
 from benchmarks.kernels.verifier.static.check import allow_list_rule
+from benchmarks.kernels.verifier.static.device import LANGUAGE_MODULES, foreign_module
 
 TRITON = "import torch\nimport math\nimport triton\nimport triton.language as tl\nSCALE = 2.0\nTABLE = []\n"
 NPU = "import torch\nfrom sandboxes.targets.npu.lang import *\nLIMIT = 4\n"
@@ -66,3 +68,13 @@ def test_npu_body_refusals(body, rule):
 
 def test_module_level_tensors_and_libraries_do_not_reach_kernels():
     assert "not_allowed" in npu_rules("v = SCRATCH", "SCRATCH = torch.ones(4)\n")
+
+
+def test_paths_through_the_languages_own_imports_are_foreign():
+    triton_modules, npu_modules = LANGUAGE_MODULES["triton"], LANGUAGE_MODULES["npu"]
+    assert foreign_module("triton.language.core.builtins", triton_modules) == "builtins"
+    assert foreign_module("triton.knobs.subprocess", triton_modules) == "triton.knobs"
+    assert foreign_module("triton.runtime.interpreter.np", triton_modules) == "triton.runtime"
+    for path in ("triton.language.arange", "triton.cdiv", "triton.language.extra.libdevice.exp", "math.exp"):
+        assert foreign_module(path, triton_modules) is None, path
+    assert foreign_module(NPU_LANG + ".DataCopy", npu_modules) is None
