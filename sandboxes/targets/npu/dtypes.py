@@ -57,3 +57,10 @@ def require_number(value, what: str) -> None:
     tensor into UB with no copy charged)."""
     if not isinstance(value, (int, float, bool, np.number, np.bool_)):
         raise ParamError(f"{what} must be a number, got {type(value).__name__}")
+
+
+def require_int(value, what: str) -> int:
+    """A plain integer where the chip takes one (a list in a stride broadcast one instruction over a whole tile)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ParamError(f"{what} must be an integer, got {type(value).__name__}")
+    return int(value)

@@ -8,7 +8,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from sandboxes.targets.npu.dtypes import is_float, np_dtype, require_number
+from sandboxes.targets.npu.dtypes import is_float, np_dtype, require_int, require_number
 from sandboxes.targets.npu.errors import DtypeError, ParamError, QueuePositionError
 from sandboxes.targets.npu.runtime import current_core
 from sandboxes.targets.npu.tensors import UB_POSITIONS, LocalTensor
@@ -47,6 +47,11 @@ class Repeat:
     times: int
     strides: list[tuple[int, int]]  # dst first, then sources
 
+    def __post_init__(self) -> None:
+        self.times = require_int(self.times, "repeatTimes")
+        self.strides = [(require_int(block, "a block stride"), require_int(rep, "a repeat stride"))
+                        for block, rep in self.strides]
+
 
 def repeat_of(mask, times, params, n_operands: int) -> Repeat:
     """Turn Ascend C's (mask, repeatTimes, *RepeatParams) into per-operand strides."""
@@ -57,7 +62,7 @@ def repeat_of(mask, times, params, n_operands: int) -> Repeat:
         strides = [(params.dstBlkStride, params.dstRepStride), (params.srcBlkStride, params.srcRepStride)]
     else:
         raise ParamError(f"repeat form needs BinaryRepeatParams or UnaryRepeatParams, got {type(params).__name__}")
-    return Repeat(mask, int(times), strides[:n_operands])
+    return Repeat(mask, times, strides[:n_operands])
 
 
 def _mask_lanes(mask, lanes: int) -> np.ndarray:

@@ -47,7 +47,7 @@ _COMPARE = {"LT": np.less, "GT": np.greater, "EQ": np.equal, "LE": np.less_equal
 def Duplicate(dst, scalar, count_or_mask, repeatTimes=None, dstBlkStride: int = 1, dstRepStride: int = 8) -> None:
     """Fill with a scalar: ``Duplicate(dst, v, count)`` or ``(dst, v, mask, repeatTimes, dstBlk, dstRep)``."""
     value = _scalar(scalar, dst.dtype)
-    repeat = None if repeatTimes is None else Repeat(count_or_mask, int(repeatTimes), [(dstBlkStride, dstRepStride)])
+    repeat = None if repeatTimes is None else Repeat(count_or_mask, repeatTimes, [(dstBlkStride, dstRepStride)])
     issue("Duplicate", "copy", dst, [], lambda: value, None if repeat else count_or_mask, repeat, ALL_TYPES)
 
 

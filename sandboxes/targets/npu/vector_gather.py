@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sandboxes.targets.npu.dtypes import np_dtype
+from sandboxes.targets.npu.dtypes import np_dtype, require_number
 from sandboxes.targets.npu.errors import DtypeError, OutOfBoundsError, ParamError
 from sandboxes.targets.npu.runtime import current_core
 from sandboxes.targets.npu.vector import FLOAT_TYPES, _check_operand, issue, record_vector
@@ -28,6 +28,7 @@ def CreateVecIndex(dst, firstValue, count: int) -> None:
     """dst[i] = firstValue + i for i < count (an arithmetic sequence, e.g. the lane index)."""
     if dst.dtype not in INDEX_TYPES:
         raise DtypeError(f"CreateVecIndex supports {sorted(INDEX_TYPES)}, got {dst.dtype}")
+    require_number(firstValue, "CreateVecIndex's firstValue")
     start = np_dtype(dst.dtype).type(firstValue)
     issue("CreateVecIndex", "copy", dst, [], lambda: start + np.arange(int(count)), count, None, INDEX_TYPES)
 

@@ -132,5 +132,18 @@ def test_a_scalar_operand_is_a_number_never_an_array():
             Adds(dst, dst, [1.0] * 64, 64)
         Duplicate(dst, 2, 64)
         Muls(dst, dst, np.float32(0.5), 64)
+        index = ub_tensor(pipe, "int32", 64)
+        with pytest.raises(ParamError, match="firstValue must be a number, got list"):
+            CreateVecIndex(index, list(range(64)), 64)
 
     run(body)
+
+
+def test_repeat_strides_and_counts_are_integers_and_an_index_start_is_a_number():
+    """A list in a repeat stride broadcast one instruction over a whole tile for two repeats' cost (1.29x on gelu)."""
+    from sandboxes.targets.npu.vector import Repeat
+    with pytest.raises(ParamError, match="repeat stride must be an integer"):
+        Repeat(64, 2, [(1, [[8], [16]])])
+    with pytest.raises(ParamError, match="repeatTimes must be an integer"):
+        Repeat(64, 2.0, [(1, 8)])
+    assert Repeat(64, np.int64(2), [(np.int32(1), 8)]).strides == [(1, 8)]
