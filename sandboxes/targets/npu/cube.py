@@ -131,6 +131,7 @@ def Fixpipe(dst, src, params: FixpipeParams) -> None:
     span = dst._span(0, (m - 1) * stride + n)
     view = rows_view(span, m, n, stride)
     view[...] = result.astype(np_dtype(dst.dtype))
+    dst._touch(view, True, "Fixpipe")
     core = current_core()
     nbytes = m * n * itemsize(dst.dtype)
     core.gm_write += nbytes

@@ -137,7 +137,12 @@ def _strided(tensor, rows: int, row: int, pitch: int) -> np.ndarray:
 def _move(dst, src, path: str, rows: int, row: int, src_pitch: int, dst_pitch: int, nbytes: int) -> None:
     if rows == 0 or row == 0:
         return
-    _strided(dst, rows, row, dst_pitch)[...] = _strided(src, rows, row, src_pitch)
+    source, target = _strided(src, rows, row, src_pitch), _strided(dst, rows, row, dst_pitch)
+    if isinstance(src, GlobalTensor):
+        src._touch(source, False, f"DataCopy {path}")
+    target[...] = source
+    if isinstance(dst, GlobalTensor):
+        dst._touch(target, True, f"DataCopy {path}")
     core = current_core()
     reads = [core.gm_slot(src._addr) if isinstance(src, GlobalTensor) else src._slot]
     writes = [core.gm_slot(dst._addr) if isinstance(dst, GlobalTensor) else dst._slot]

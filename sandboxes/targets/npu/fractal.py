@@ -105,6 +105,7 @@ def copy_nd2nz(dst, src, params: Nd2NzParams) -> None:
     dst._require_alignment("DataCopy Nd2Nz")
     block = src._span(0, (rows - 1) * pitch + cols)
     matrix = rows_view(block, rows, cols, pitch)
+    src._touch(matrix, False, "DataCopy Nd2Nz")
     nz = to_nz(pad(matrix, padded_rows, ceil_to(cols, c0)), c0)
     dst._span(0, nz.size)[...] = nz
     core = current_core()

@@ -23,7 +23,8 @@ from threadpoolctl import threadpool_limits
 from sandboxes.targets.npu.chip import ChipConfig
 from sandboxes.targets.npu.errors import NpuKernelError, ParamError
 from sandboxes.targets.npu.profile import LaunchProfile, Profile
-from sandboxes.targets.npu.runtime import CoreContext, GmAddr, enter_core, gm_array, inside_kernel, leave_core
+from sandboxes.targets.npu.runtime import (CoreContext, GmAddr, LaunchState, enter_core, gm_array, gm_key, inside_kernel,
+                                           leave_core)
 from sandboxes.targets.npu.tiling import TilingData, device_copy
 from sandboxes.targets.npu.timeline import PIPES, CoreTimeline
 
@@ -81,11 +82,12 @@ def launch(kernel_fn: Callable, block_dim: int, *args, chip: ChipConfig | None =
     core_ends = [0.0] * cores
     results = []
     host = _host_args(args)
+    shared = LaunchState()
     # small per-instruction matmuls: BLAS threads only add contention; overflow gives inf/nan silently
     with threadpool_limits(1, "blas"), np.errstate(all="ignore"):
         for block in range(block_dim):
             core = CoreContext(chip, block, block_dim, kernel_type, chip.hbm_bytes_per_cycle / active,
-                               CoreTimeline(chip.scalar_issue_cycles, trace))
+                               CoreTimeline(chip.scalar_issue_cycles, trace), launch=shared)
             contextvars.copy_context().run(_run_block, kernel_fn, core, _device_args(host))
             core_ends[block % cores] += core.timeline.end
             results.append(core)
@@ -97,8 +99,15 @@ def launch(kernel_fn: Callable, block_dim: int, *args, chip: ChipConfig | None =
 
 
 def _host_args(args) -> list:
-    """The kernel's arguments, each tensor checked and seen as a flat GM array once per launch."""
-    return [arg if isinstance(arg, (TilingData, bool, int, float)) else gm_array(arg) for arg in args]
+    """The kernel's arguments, each tensor checked and seen as a flat GM array once per launch; two tensors may be
+    one buffer, but not overlap otherwise (the simulator orders a buffer's reads and writes by where it starts)."""
+    host = [arg if isinstance(arg, (TilingData, bool, int, float)) else gm_array(arg) for arg in args]
+    spans = sorted({(gm_key(a), gm_key(a) + a.nbytes) for a in host if isinstance(a, np.ndarray) and a.nbytes})
+    for (start, end), (next_start, next_end) in zip(spans, spans[1:]):
+        if next_start < end:
+            raise ParamError("two GM arguments of this launch overlap without being one buffer: pass the tensor "
+                             "once and offset into it (x[offset])")
+    return host
 
 
 def _device_args(host: list) -> list:

@@ -16,6 +16,46 @@ GM_PATHS = ("GM->UB", "GM->L1", "GM->L0A", "GM->L0B", "UB->GM", "L0C->GM")
 
 
 @dataclass
+class LaunchState:
+    """What the blocks of one launch share: which block wrote each GM element. Blocks run in parallel on the chip
+    (the simulator runs them one after another), and nothing here orders one core's GM writes before another's
+    reads, so a block that reads what another block wrote in the same launch reads a race."""
+
+    writers: dict[int, np.ndarray] = field(default_factory=dict)
+
+    def wrote(self, block: int, base: np.ndarray, offsets: np.ndarray) -> None:
+        key = gm_key(base)
+        if key not in self.writers:
+            self.writers[key] = np.zeros(base.size, dtype=np.int32)
+        self.writers[key][offsets] = block + 1
+
+    def check_read(self, block: int, base: np.ndarray, offsets: np.ndarray, what: str) -> None:
+        written = self.writers.get(gm_key(base))
+        if written is None:
+            return
+        seen = written[offsets]
+        others = seen[(seen != 0) & (seen != block + 1)]
+        if others.size:
+            raise NpuKernelError(f"{what} reads GM that block {int(others[0]) - 1} wrote in this launch: blocks run "
+                                 "in parallel on the chip and no cross-core synchronisation is simulated, so the read "
+                                 "races the write; finish the other blocks' results in a second launch")
+
+
+def gm_key(base: np.ndarray) -> int:
+    """Where a GM buffer's memory starts: one key for every view of one tensor (a tensor passed as two arguments
+    is one buffer, with one order of its reads and writes)."""
+    return base.__array_interface__["data"][0]
+
+
+def element_offsets(base: np.ndarray, view: np.ndarray) -> np.ndarray:
+    """The indices into the flat ``base`` of every element of ``view`` (a strided view of it)."""
+    offsets = np.array((gm_key(view) - gm_key(base)) // base.itemsize)
+    for size, stride in zip(view.shape, view.strides):
+        offsets = np.add.outer(offsets, np.arange(size) * (stride // base.itemsize))
+    return offsets.ravel()
+
+
+@dataclass
 class CoreContext:
     """Everything one block sees while it runs: chip, ids, buffers, pipes and counters."""
 
@@ -33,6 +73,7 @@ class CoreContext:
     local_buffers: list = field(default_factory=list)
     """Every queue buffer and TBuf this block carved out of its memory (see :meth:`retire`)."""
     gm_slots: dict[int, Slot] = field(default_factory=dict)
+    launch: LaunchState = field(default_factory=LaunchState)
     flags: dict[tuple[str, int], float] = field(default_factory=dict)
     alignment: dict[str, int] = field(default_factory=dict)
     gm_read: int = 0
@@ -58,7 +99,7 @@ class CoreContext:
         return self.chip.dma_latency_cycles + extra + nbytes / rate
 
     def gm_slot(self, addr: "GmAddr") -> Slot:
-        key = id(addr.base)
+        key = gm_key(addr.base)
         if key not in self.gm_slots:
             self.gm_slots[key] = Slot(f"GM buffer #{len(self.gm_slots)}", local=False)
         return self.gm_slots[key]

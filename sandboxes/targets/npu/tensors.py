@@ -8,7 +8,7 @@ import numpy as np
 
 from sandboxes.targets.npu.dtypes import dtype_name, np_dtype
 from sandboxes.targets.npu.errors import AlignmentError, OutOfBoundsError, ParamError, UseAfterFreeError
-from sandboxes.targets.npu.runtime import GmAddr, current_core
+from sandboxes.targets.npu.runtime import GmAddr, current_core, element_offsets
 from sandboxes.targets.npu.timeline import Slot
 
 
@@ -73,13 +73,27 @@ class GlobalTensor:
         self._require()
         core = current_core()
         core.timeline.scalar_access("GM.GetValue", core.gm_slot(self._addr), core.chip.dma_latency_cycles)
-        return self._span(index, 1)[0].item()
+        span = self._span(index, 1)
+        self._touch(span, False, "GetValue")
+        return span[0].item()
 
     def SetValue(self, index: int, value) -> None:
         self._require()
         core = current_core()
         core.timeline.scalar_access("GM.SetValue", core.gm_slot(self._addr), core.chip.dma_latency_cycles, write=True)
-        self._span(index, 1)[0] = value
+        span = self._span(index, 1)
+        span[0] = value
+        self._touch(span, True, "SetValue")
+
+    def _touch(self, view: np.ndarray, write: bool, what: str) -> None:
+        """Note the elements of ``view`` (a view of this tensor's span) as written by this block, or check that
+        none of them was written by another block of the launch; simulator internal."""
+        core = current_core()
+        offsets = element_offsets(self._addr.base, view)
+        if write:
+            core.launch.wrote(core.block_idx, self._addr.base, offsets)
+        else:
+            core.launch.check_read(core.block_idx, self._addr.base, offsets, what)
 
     def _span(self, start: int, count: int) -> np.ndarray:
         """The numpy view of ``count`` elements from ``start``; simulator internal."""
@@ -182,6 +196,16 @@ class LocalTensor(AtPosition):
             raise UseAfterFreeError(
                 f"a {self.position} tensor is used after FreeTensor returned its buffer: "
                 f"AllocTensor (or DeQue) a fresh tensor and stop using the freed one")
+
+    def _touch(self, view: np.ndarray, write: bool, what: str) -> None:
+        """Note the elements of ``view`` (a view of this tensor's span) as written by this block, or check that
+        none of them was written by another block of the launch; simulator internal."""
+        core = current_core()
+        offsets = element_offsets(self._addr.base, view)
+        if write:
+            core.launch.wrote(core.block_idx, self._addr.base, offsets)
+        else:
+            core.launch.check_read(core.block_idx, self._addr.base, offsets, what)
 
     def _span(self, start: int, count: int) -> np.ndarray:
         """The numpy view of ``count`` elements from ``start``; simulator internal."""
