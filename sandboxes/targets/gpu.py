@@ -20,6 +20,7 @@ from sandboxes.targets.base import (Availability, BuildOutcome, ExtensionSpec, R
 from sandboxes.targets.cache import BuildCache
 from sandboxes.targets.compile import CachedBuilder, compile_limits, outcome_of, torch_flags, trusted_include_dirs
 from sandboxes.targets.native_check import PROBE_FILES, judge, probe_script
+from sandboxes.targets.triton_guard import guard_triton_launches
 from sandboxes.targets.cpu import CpuTarget
 
 NOT_TIMED = "not timed: no GPU"
@@ -123,6 +124,7 @@ class GpuHooks(RuntimeHooks):
         self._synchronize = torch.cuda.synchronize if self._cuda else None
         self._event = torch.cuda.Event if self._cuda else None
         self._scratch: Any = None
+        guard_triton_launches()
 
     def synchronize(self) -> None:
         """Wait for the device (captured before any solution code was imported)."""

@@ -1,0 +1,45 @@
+"""The worker's guard on Triton launches, in the interpreter (a fresh process: TRITON_INTERPRET is read at import)."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("triton")
+
+ROOT = Path(__file__).resolve().parents[3]
+PROGRAM = r'''
+import torch, triton, triton.language as tl
+from sandboxes.targets.triton_guard import guard_triton_launches
+guard_triton_launches()
+guard_triton_launches()  # once per process, however often it is called
+
+@triton.jit
+def relu(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offsets, tl.maximum(tl.load(x_ptr + offsets, mask=offsets < n), 0.0), mask=offsets < n)
+
+@triton.jit
+def empty(X: tl.constexpr, OUT: tl.constexpr, n, BLOCK: tl.constexpr):
+    pass
+
+x = torch.randn(100)
+out = torch.empty_like(x)
+seen = []
+relu[lambda meta: (seen.append(sorted(meta)) or triton.cdiv(100, meta["BLOCK"]),)](x, out, 100, BLOCK=64)
+print("relu", torch.equal(out, x.clamp_min(0)), seen[0])
+try:
+    empty[lambda meta: (1,)](x, out, 100, BLOCK=64)
+except Exception as error:
+    print("refused", type(error).__name__, "X" in str(error))
+'''
+
+
+def test_a_grid_sees_sizes_and_a_constexpr_parameter_takes_no_tensor():
+    env = {**os.environ, "TRITON_INTERPRET": "1", "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, "-c", PROGRAM], capture_output=True, text=True, timeout=120, env=env)
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "relu True ['BLOCK', 'n']", proc.stdout + proc.stderr
+    assert lines[1] == "refused TypeError True", proc.stdout + proc.stderr
