@@ -178,7 +178,9 @@ def test_a_paused_run_resumes_with_the_answer_given_on_the_page_only_with_the_to
     assert run.status_record()["status"] == "paused" and not (run.dir / RESUME_LOG).exists()
     page.fill("#token", dashboard.token)
     page.click("#resume")
-    page.wait_for_selector("#action-message.ok", timeout=120_000)
+    page.wait_for_selector("#action-message.ok, #action-message.error:not(:has-text('token'))", timeout=120_000)
+    assert "ok" in page.get_attribute("#action-message", "class"), (page.inner_text("#action-message"),
+                                                                    (run.dir / RESUME_LOG).read_text())
     page.wait_for_function("document.querySelector('#title .badge').textContent === 'finished'", timeout=120_000)
     page.wait_for_selector('#timeline .ev[data-kind="evokernel.steered"]', timeout=WAIT_MS)
     resumed = Run.open(run.id, dashboard.runs.root)
