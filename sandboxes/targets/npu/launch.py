@@ -57,8 +57,9 @@ def capture(chip: ChipConfig | None = None) -> Iterator[list[LaunchProfile]]:
     try:
         yield launches
     finally:
-        _CAPTURE.reset(token)
-        _CHIP.reset(chip_token)
+        with contextlib.suppress(ValueError):  # closed from another context (a block's, gone with the block)
+            _CAPTURE.reset(token)
+            _CHIP.reset(chip_token)
 
 
 def launch(kernel_fn: Callable, block_dim: int, *args, chip: ChipConfig | None = None,
