@@ -2,6 +2,7 @@
 
 import torch
 
+from benchmarks.kernels.verifier.harness import evaluate
 from benchmarks.kernels.verifier.runner.worker import _output_kind, overlaps_itself
 
 
@@ -26,3 +27,25 @@ def test_overlap_is_told_from_gaps_and_permutations():
     assert not overlaps_itself(x) and not overlaps_itself(x.t()) and not overlaps_itself(x[:, ::2])
     assert not overlaps_itself(torch.ones(1, 1, 5)) and not overlaps_itself(torch.ones(0, 3))
     assert overlaps_itself(x[:, :1].expand(4, 6)) and overlaps_itself(torch.ones(6).as_strided((3, 3), (1, 1)))
+
+
+DEFER_TO_THE_HAND_OVER = '''
+import sys, torch, torch.nn as nn
+Worker = sys.modules["benchmarks.kernels.verifier.runner.worker"].Worker
+original = Worker.output
+def output(self, message):
+    torch.clamp(self.inputs[0], min=0, out=self.last_output)  # the work, after the runner's clock stopped
+    return original(self, message)
+Worker.output = output
+class ModelNew(nn.Module):
+    def forward(self, x):
+        return torch.empty_like(x)
+'''
+
+
+def test_rebinding_the_workers_handlers_from_the_solution_changes_nothing(tiny_relu, cpu_target, sandbox, quick):
+    """With the static checks off (they refuse the patch), the runtime alone: the hand-over that runs is the one bound
+    before the solution was imported (5.9x, correct, when the patched one ran)."""
+    result = evaluate(tiny_relu, DEFER_TO_THE_HAND_OVER, cpu_target, sandbox=sandbox,
+                      config=quick.model_copy(update={"static_checks": False}))
+    assert result.status.value == "incorrect" and "elements differ" in result.reason, result.reason
