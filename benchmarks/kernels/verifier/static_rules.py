@@ -157,15 +157,19 @@ def class_state_rule(tree: ast.Module) -> list[Violation]:
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef):
             for statement in node.body:
-                targets = statement.targets if isinstance(statement, ast.Assign) else (
-                    [statement.target] if isinstance(statement, ast.AnnAssign) and statement.value else [])
-                value = getattr(statement, "value", None)
-                names = [t.id for t in targets if isinstance(t, ast.Name) and not t.id.startswith("__")]
-                if names and not is_literal(value):
+                names = [name for name in class_level_names(statement) if not name.startswith("__")]
+                if names and not is_literal(statement.value):
                     found.append(Violation("stateful", statement.lineno, f"{node.name}.{names[0]} is class-level data "
                                            "that is not a constant: every instance shares it; keep state on self in "
                                            "__init__"))
     return found
+
+
+def class_level_names(statement: ast.stmt) -> list[str]:
+    """The plain names a statement of a class body binds to a value (``x = ...``, ``x: T = ...``)."""
+    targets = statement.targets if isinstance(statement, ast.Assign) else (
+        [statement.target] if isinstance(statement, ast.AnnAssign) and statement.value else [])
+    return [t.id for t in targets if isinstance(t, ast.Name)]
 
 
 def is_literal(node: ast.AST | None) -> bool:

@@ -197,16 +197,6 @@ class LocalTensor(AtPosition):
                 f"a {self.position} tensor is used after FreeTensor returned its buffer: "
                 f"AllocTensor (or DeQue) a fresh tensor and stop using the freed one")
 
-    def _touch(self, view: np.ndarray, write: bool, what: str) -> None:
-        """Note the elements of ``view`` (a view of this tensor's span) as written by this block, or check that
-        none of them was written by another block of the launch; simulator internal."""
-        core = current_core()
-        offsets = element_offsets(self._addr.base, view)
-        if write:
-            core.launch.wrote(core.block_idx, self._addr.base, offsets)
-        else:
-            core.launch.check_read(core.block_idx, self._addr.base, offsets, what)
-
     def _span(self, start: int, count: int) -> np.ndarray:
         """The numpy view of ``count`` elements from ``start``; simulator internal."""
         if self._owner.generation != self._generation or not self._owner.live:

@@ -18,7 +18,7 @@ from benchmarks.kernels.verifier.static.analysis import Analysis
 from benchmarks.kernels.verifier.static.expressions import is_dunder
 from benchmarks.kernels.verifier.static.kinds import Tag
 from benchmarks.kernels.verifier.static.symbols import npu_language_attributes, own_attributes
-from benchmarks.kernels.verifier.static_rules import is_literal
+from benchmarks.kernels.verifier.static_rules import class_level_names, is_literal
 
 LANGUAGE_PATHS = {"triton": ("triton.", "math."), "npu": (allow.NPU_LANG + ".", "math.")}
 LANGUAGE_MODULES = {"triton": ("triton", "triton.language", "math"), "npu": (allow.NPU_LANG, "math")}
@@ -120,9 +120,7 @@ class DeviceCheck:
         for statement in self.index.classes[cls].body:
             if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)) and statement.name == attr:
                 return True
-            targets = statement.targets if isinstance(statement, ast.Assign) else (
-                [statement.target] if isinstance(statement, ast.AnnAssign) and statement.value else [])
-            if any(isinstance(t, ast.Name) and t.id == attr for t in targets):
+            if attr in class_level_names(statement):
                 return is_literal(statement.value)
         return True  # not defined in the class body (an inherited method, a TilingData field's name)
 
