@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import builtins
 import importlib
+import inspect
 import types
 from typing import Iterator
 
@@ -23,6 +24,10 @@ from benchmarks.kernels.verifier.static_rules import class_level_names, is_liter
 LANGUAGE_PATHS = {"triton": ("triton.", "math."), "npu": (allow.NPU_LANG + ".", "math.")}
 LANGUAGE_MODULES = {"triton": ("triton", "triton.language", "math"), "npu": (allow.NPU_LANG, "math")}
 """The modules a kernel's dotted paths may pass through (by ``__name__``; submodules of the last-but-one included)."""
+OBJECT_HOMES = {LANGUAGE_MODULES["triton"]: ("triton.language", "triton._C.libtriton.ir", "math"),
+                LANGUAGE_MODULES["npu"]: ("sandboxes.targets.npu.", "math")}
+"""Where the functions and classes a kernel's dotted paths reach may be defined: the language's own modules (and, for
+Triton, the IR enums it re-exports for its arguments, ``tl.PropagateNan``)."""
 MODULE_KINDS = frozenset({Tag.SCALAR, Tag.FUNC, Tag.CLASS, Tag.TRITON, Tag.NPU_KERNEL, Tag.PATH})
 """Kinds of module-level names a kernel body may read."""
 
@@ -147,8 +152,18 @@ def foreign_module(path: str, modules: tuple[str, ...]) -> str | None:
         found = getattr(found, name, None)
         if found is None:
             return None
-        if isinstance(found, types.ModuleType) and not _language_module(found.__name__, modules):
-            return found.__name__
+        if isinstance(found, types.ModuleType):
+            if not _language_module(found.__name__, modules):
+                return found.__name__
+        elif (home := _home(found)) is not None and not home.startswith(OBJECT_HOMES[modules]) and home != modules[0]:
+            return home  # a function or class the language imported (triton.language.extra.module_from_spec)
+    return None
+
+
+def _home(value: object) -> str | None:
+    """The module a function or class was defined in (None for other values: numbers, dtypes, enum members)."""
+    if inspect.isfunction(value) or inspect.isclass(value) or inspect.isbuiltin(value):
+        return getattr(value, "__module__", None)
     return None
 
 

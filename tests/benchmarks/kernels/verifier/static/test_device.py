@@ -78,3 +78,10 @@ def test_paths_through_the_languages_own_imports_are_foreign():
     for path in ("triton.language.arange", "triton.cdiv", "triton.language.extra.libdevice.exp", "math.exp"):
         assert foreign_module(path, triton_modules) is None, path
     assert foreign_module(NPU_LANG + ".DataCopy", npu_modules) is None
+
+
+def test_functions_and_classes_the_language_imported_are_foreign_too():
+    triton_modules = LANGUAGE_MODULES["triton"]
+    assert foreign_module("triton.language.extra.module_from_spec", triton_modules) == "_frozen_importlib"
+    assert foreign_module("triton.language.core.wraps", triton_modules) == "functools"
+    assert foreign_module("triton.language.PropagateNan.ALL", triton_modules) is None  # the IR enum tl re-exports
