@@ -14,7 +14,9 @@ It is the localisation agent's no-model policy and a baseline of its own. Eviden
 
 Functions and methods (nested functions fold into the one that holds them) are ranked for the
 function level, top-level classes and functions for the module level, and files by their best unit
-plus their own evidence. Test files are not candidates unless asked for.
+plus their own evidence. Test files (and top-level docs, examples and benchmarks) are not candidates
+unless asked for, and the issue's environment report (versions, operating system) is not read (see
+:mod:`agents.rpg.issue_text`).
 """
 
 from __future__ import annotations
@@ -24,11 +26,12 @@ from dataclasses import dataclass, field
 from benchmarks.repo.gcpause import paused
 from sandboxes.settings import Config
 
+from agents.rpg.issue_text import drop_environment
 from agents.rpg.mentions import MentionFinder
 from agents.rpg.resolve import SymbolIndex
 from agents.rpg.walk import CodeMatrix, personalised_pagerank
 from memory.rpg.graph import CODE_KINDS, EdgeKind, NodeKind
-from tools.rpg.workspace import RPGWorkspace, is_test_path
+from tools.rpg.workspace import RPGWorkspace, is_support_path
 
 POLICY = "offline policy: BM25 + issue pointers + degree-normalised personalised PageRank over the RPG"
 FUNCTION_KINDS = (NodeKind.FUNCTION, NodeKind.METHOD)
@@ -67,7 +70,10 @@ class RankConfig(Config):
     """Weight of the code the issue uses or quotes as evidence for the files that define it, at the file
     level only (0: off; quoted names stay walk seeds and never become function answers)."""
     include_tests: bool = False
-    """Let test files (tests/ folders, test_*.py, conftest.py) be answers."""
+    """Let test files (tests/ folders, test_*.py, conftest.py) and the top-level docs, examples and
+    benchmarks folders be answers."""
+    drop_environment: bool = True
+    """Read the issue without its environment report (version lines, OS and installed-packages sections)."""
     top_k: int = 10
     """How many files and modules to return (three times as many functions)."""
 
@@ -157,6 +163,8 @@ class OfflineRanker:
     @paused
     def rank(self, issue: str, config: RankConfig | None = None) -> Ranking:
         config = config or RankConfig()
+        if config.drop_environment:
+            issue = drop_environment(issue)
         scores = self.scores(issue, config)
         named = self.signals(issue, "names") if config.name_file_weight else {}
         return levels(self.workspace, scores, config, named)
@@ -171,7 +179,7 @@ def levels(workspace: RPGWorkspace, scores: dict[str, float], config: RankConfig
     own: dict[str, float] = {}
     for node_id, value in scores.items():
         node = rpg.get(node_id)
-        if node is None or (not config.include_tests and is_test_path(node.path)):
+        if node is None or (not config.include_tests and is_support_path(node.path)):
             continue
         if node.kind is NodeKind.FILE:
             own[node_id] = value
@@ -199,7 +207,7 @@ def _named_files(rpg, named: dict[str, float], config: RankConfig) -> dict[str, 
     found: dict[str, float] = {}
     for node_id, value in named.items():
         node = rpg.get(node_id)
-        if node is not None and node.kind in CODE_KINDS and (config.include_tests or not is_test_path(node.path)):
+        if node is not None and node.kind in CODE_KINDS and (config.include_tests or not is_support_path(node.path)):
             found[node.path] = max(found.get(node.path, 0.0), value)
     return found
 

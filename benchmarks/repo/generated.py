@@ -9,7 +9,9 @@ what made the graph localiser fail on real code:
 - a ``tests/`` folder whose modules repeat the issue's vocabulary more often than the code does;
 - classes whose methods hold the fixes, so a class's chunk (which holds all its methods) matches
   an issue better than any method;
-- bugs reached only through a call (an issue about invoice totals fixed in the rounding helper).
+- bugs reached only through a call (an issue about invoice totals fixed in the rounding helper);
+- an ``examples/`` script that uses the issue's API, and a ``show_versions`` helper whose words
+  (system, platform, dependencies) fill the environment report at the end of an issue.
 
 The later commits add a module, change a class and move a module behind a re-export, so that a
 localiser that evolves one graph across the instances is exercised. Everything is deterministic.
@@ -37,6 +39,33 @@ def get_setting(name, default=None):
     """Look a setting up by name, with a default."""
     log_event("setting", name=name)
     return _SETTINGS.get(name, default)
+'''
+
+VERSIONS = '''"""Report the system, Python platform and dependency versions for bug reports."""
+import platform
+import sys
+
+
+def show_versions():
+    """Print the system, the Python version and platform, and the versions of ledger's dependencies."""
+    system = {"python": sys.version, "executable": sys.executable, "machine": platform.platform()}
+    dependencies = {"ledger": "0.3.1", "decimal": "stdlib"}
+    for section, values in (("System", system), ("Dependencies", dependencies)):
+        print(f"{section}:")
+        for name, version in values.items():
+            print(f"    {name}: {version}")
+'''
+
+EXAMPLE = '''"""Example: invoice a customer with a discount and print the account's balance."""
+from ledger import Account, Invoice
+from ledger.discounts import Discount
+
+invoice = Invoice("acme")
+invoice.add_line("pen", 2.0, 3)
+discounted = Discount(10).apply(invoice)
+account = Account("acme")
+account.deposit(discounted)
+print("discount applied: invoice total", invoice.total(), "discounted total", discounted, account.balance)
 '''
 
 MONEY = '''"""Money helpers: rounding and conversion of amounts."""
@@ -150,7 +179,8 @@ class Discount:
 MOVED_IMPORTS = "from ledger.core.events import get_setting, log_event\nfrom ledger.money import round_amount\n"
 COMMITS = [
     ("base", "2024-01-01T00:00:00", base_files(), []),
-    ("discounts", "2024-02-01T00:00:00", {"ledger/discounts.py": DISCOUNTS}, []),
+    ("discounts", "2024-02-01T00:00:00",
+     {"ledger/discounts.py": DISCOUNTS, "ledger/_versions.py": VERSIONS, "examples/discounted_invoice.py": EXAMPLE}, []),
     ("move money", "2024-03-01T00:00:00",
      {"ledger/money.py": MONEY, **{p: service_source(p, MOVED_IMPORTS) for p in SERVICES},
       "ledger/core/__init__.py": '"""Core helpers."""\nfrom ledger.money import convert, round_amount\n'},
@@ -177,7 +207,9 @@ BUGS = [
     ("ledger-4", 1, "ledger/discounts.py", "return invoice.total() * (1 - self.percent)",
      "return invoice.total() * (1 - self.percent / 100)",
      "Discount of 10 percent makes invoices negative\n\n`Discount(10).apply(invoice)` returns -9 times the total "
-     "instead of 90% of it; the percentage seems not to be divided by 100."),
+     "instead of 90% of it; the percentage seems not to be divided by 100.\n\n### Versions\n\n```\nSystem:\n"
+     "    python: 3.11.4 (main, Jun  7 2023, 00:00:00) [GCC 12.2.0]\n    executable: /usr/bin/python3\n"
+     "    machine: Linux-6.1.0-x86_64-with-glibc2.36\nDependencies:\n    ledger: 0.3.1\n    decimal: stdlib\n```"),
     ("ledger-5", 2, "ledger/reports.py", "separator = get_setting(\"separator\", \",\")",
      "separator = get_setting(\"separator\", \";\")",
      "ReportWriter.render uses the wrong column separator\n\nReports should separate columns with ';' "

@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 
 from memory.rpg.graph import EdgeKind, Node, NodeKind
 from tools.base import Tool
-from tools.rpg.workspace import RPGWorkspace, is_test_path
+from tools.rpg.workspace import RPGWorkspace, is_support_path
 
 NodeKindName = Literal["repository", "area", "category", "subcategory", "file", "class", "function", "method"]
 EdgeKindName = Literal["contains", "imports", "invokes", "inherits"]
@@ -26,8 +26,8 @@ class SearchArgs(BaseModel):
                               "prefixes (e.g. 'area:shop', 'shop/models.py').")
     kinds: list[NodeKindName] = Field(default_factory=list, description="Only these node kinds.")
     top_k: int = Field(10, ge=1, le=100, description="How many results.")
-    include_tests: bool = Field(False, description="Also return code in test files (left out by default: "
-                                "fixes rarely go there).")
+    include_tests: bool = Field(False, description="Also return test code and the top-level docs, "
+                                "examples and benchmarks folders (left out by default: fixes rarely go there).")
 
 
 class FetchArgs(BaseModel):
@@ -80,7 +80,7 @@ def search_node(workspace: RPGWorkspace, args: SearchArgs) -> list[dict]:
             combined[node_id] = combined.get(node_id, 0.0) + value
     allowed = _in_scope(workspace, set(combined), args.scopes)
     if not args.include_tests:
-        allowed = {n for n in allowed if not is_test_path(workspace.rpg.node(n).path)}
+        allowed = {n for n in allowed if not is_support_path(workspace.rpg.node(n).path)}
     kinds = {NodeKind(k) for k in args.kinds}
     ranked = sorted(((v, k) for k, v in combined.items() if k in allowed
                      and (not kinds or workspace.rpg.node(k).kind in kinds)), key=lambda item: (-item[0], item[1]))

@@ -18,6 +18,7 @@ from tools.rpg.gitobjects import read_objects
 
 UNIT_KINDS = (NodeKind.CLASS, NodeKind.FUNCTION, NodeKind.METHOD)
 TEST_DIRS = frozenset({"tests", "test"})
+SUPPORT_ROOTS = frozenset({"doc", "docs", "example", "examples", "benchmarks", "asv_bench", "testing"})
 
 
 def trigrams(text: str) -> set[str]:
@@ -32,6 +33,13 @@ def is_test_path(path: str) -> bool:
     name = parts[-1]
     return (any(part in TEST_DIRS for part in parts[:-1]) or name.startswith("test_")
             or name.endswith("_test.py") or name == "conftest.py")
+
+
+def is_support_path(path: str) -> bool:
+    """Code that is not the library a fix goes into: tests (:func:`is_test_path`) and the top-level
+    folders of documentation, examples, benchmarks and test suites named ``testing`` (pytest's)."""
+    parts = path.split("/")
+    return is_test_path(path) or (len(parts) > 1 and parts[0] in SUPPORT_ROOTS)
 
 
 class FuzzyIndex:

@@ -13,7 +13,7 @@ from benchmarks.repo.generated import GOLD_FUNCTIONS, HUBS_IDS, build_generated
 from benchmarks.repo.harness import RepoBenchConfig, run_side_by_side
 from benchmarks.repo.instances import Instance
 from memory.rpg.graph import NodeKind
-from tools.rpg.workspace import is_test_path
+from tools.rpg.workspace import is_support_path, is_test_path
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +32,8 @@ def test_no_failure_mode_shows_and_fixes_rank_first(ledger):
     graphs, cache, results = ledger
     for rpg, _, _ in results:
         prediction, instance_id = rpg.prediction, rpg.instance.instance_id
-        assert not any(is_test_path(f) for f in prediction.files), instance_id  # a test file is never an answer
+        assert not any(is_support_path(f) for f in prediction.files), instance_id  # nor a test or an example
+        assert "ledger/_versions.py" not in prediction.files[:1], instance_id  # the environment report is not read
         assert prediction.functions[0] not in HUBS_IDS, instance_id  # the quoted hubs do not win
         assert "ledger/core/events.py" not in prediction.files[:1], instance_id
         graph = graphs.workspace(cache.snapshot(rpg.instance.repo, rpg.instance.base_commit)).rpg
@@ -45,9 +46,11 @@ def test_no_failure_mode_shows_and_fixes_rank_first(ledger):
     assert sum(files) >= 4 and sum(files) >= sum(bm25.scores["file"]["acc@1"] for _, _, bm25 in results)
 
 
-def test_the_bm25_baseline_falls_into_the_test_file_trap(ledger):
+def test_the_bm25_baseline_falls_into_the_test_file_and_environment_traps(ledger):
     _, _, results = ledger
     assert any(is_test_path(bm25.prediction.files[0]) for _, _, bm25 in results)
+    by_id = {bm25.instance.instance_id: bm25.prediction.files for _, _, bm25 in results}
+    assert by_id["ledger-4"].index("ledger/_versions.py") < by_id["ledger-4"].index("ledger/discounts.py")
     assert all(bm25.prediction.note.startswith("baseline") for _, _, bm25 in results)
 
 

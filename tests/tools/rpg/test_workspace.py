@@ -4,7 +4,7 @@ from agents.rpg.lift_offline import OfflineLifter
 from agents.rpg.source import read_commit
 from benchmarks.repo.demo import build_demo, commit_all, write_files
 from tools.rpg.gitobjects import read_objects
-from tools.rpg.workspace import FuzzyIndex, RPGWorkspace, is_test_path, trigrams
+from tools.rpg.workspace import FuzzyIndex, RPGWorkspace, is_support_path, is_test_path, trigrams
 
 
 def test_fuzzy_index_tolerates_typos_and_forgets_removed_nodes():
@@ -77,3 +77,11 @@ def test_test_paths():
                                   "conftest.py"]))
     assert not any(map(is_test_path, ["pkg/contest.py", "pkg/testament.py", "pkg/latest/x.py",
                                       "lib/testing/compare.py"]))  # a testing library is code, not tests
+
+
+def test_support_paths():
+    assert all(map(is_support_path, ["tests/test_x.py", "doc/conf.py", "docs/src/example.py",
+                                     "examples/user_interfaces/embed.py", "benchmarks/bench_x.py",
+                                     "testing/python/collect.py"]))  # pytest keeps its own tests in testing/
+    assert not any(map(is_support_path, ["lib/testing/compare.py", "numpy/doc/constants.py", "src/pkg/examples.py",
+                                         "setup.py", "pkg/benchmarks.py"]))
