@@ -63,6 +63,7 @@ def probe_syscalls(numbers):
     calls = {name: (args, errno.EPERM) for name, args in refused.items()}
     calls["setxattr"] = ((b".", b"user.selftest", b"x" * 4096, 4096, 0), errno.EOPNOTSUPP)
     calls["io_setup"] = ((16, ctypes.byref(ctypes.c_ulong(0))), errno.ENOSYS)
+    calls["socket"] = ((40, 1, 0), errno.EAFNOSUPPORT)  # AF_VSOCK, SOCK_STREAM
     seen = {}
     for name, (args, expected) in calls.items():
         ctypes.set_errno(0)
@@ -165,7 +166,7 @@ def returned_names(sandbox: Sandbox, marker: str) -> tuple[bool, str]:
 def seccomp_calls(sandbox: Sandbox, marker: str) -> tuple[bool, str]:
     """io_uring, the keyrings, bpf, perf events, userfaultfd and new user namespaces must fail with EPERM; writing
     an extended attribute (memory no quota counts, kept by a reused folder) with EOPNOTSUPP, and Linux AIO (a
-    host-wide pool of contexts) with ENOSYS."""
+    host-wide pool of contexts) with ENOSYS, and a vsock socket (in no network namespace) with EAFNOSUPPORT."""
     numbers = syscall_numbers()
     if not numbers:
         return False, f"no system call table for {platform.machine()}: the seccomp filter is not applied here"

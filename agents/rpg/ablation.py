@@ -29,6 +29,7 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "rpg degree^0.5": ("walk mass divided by the square root of degree", {"degree_power": 0.5}),
     "rpg -contains": ("the walk does not cross containment edges", {"contains_weight": 0.0}),
     "rpg -places": ("no traceback frames or file paths from the issue", {"place_weight": 0.0}),
+    "rpg -frame-decay": ("every traceback frame weighs alike (not the innermost most)", {"frame_decay": 1.0}),
     "rpg -names": ("the walk does not start from the issue's example code and code names", {"name_weight": 0.0}),
     "rpg -test-filter": ("test files (and top-level docs, examples, benchmarks) are candidates",
                          {"include_tests": True}),

@@ -85,19 +85,24 @@ class MentionFinder:
         bm25 = self.workspace.bm25
         return bm25.idf(tokens[0]) / bm25.max_idf() if tokens else 0.0
 
-    def places(self, issue: str) -> dict[str, float]:
-        """Node id → weight in (0, 1] for the places the issue names: traceback frames and file paths."""
+    def places(self, issue: str, frame_decay: float = 1.0) -> dict[str, float]:
+        """Node id → weight in (0, 1] for the places the issue names: traceback frames and file paths.
+
+        The innermost frame (the last one printed, where the error was raised) weighs fully; each file
+        further out weighs ``frame_decay`` times the next one in (a file named in prose weighs fully)."""
         found: dict[str, float] = {}
 
         def add(node_id: str, weight: float) -> None:
             found[node_id] = max(found.get(node_id, 0.0), weight)
 
-        for path, function in _FRAME.findall(issue):
-            file_id = self.file_for(path)
-            if file_id:
-                add(file_id, 1.0)
-                for unit in self.units_named(function, file_id):
-                    add(unit, self.weight(function))
+        frames = [(file_id, function) for path, function in _FRAME.findall(issue)
+                  if (file_id := self.file_for(path)) is not None]
+        outward = list(dict.fromkeys(file_id for file_id, _ in reversed(frames)))
+        for file_id, function in frames:
+            factor = frame_decay ** outward.index(file_id)
+            add(file_id, factor)
+            for unit in self.units_named(function, file_id):
+                add(unit, factor * self.weight(function))
         for path in _PATH.findall(issue):
             if (file_id := self.file_for(path)) is not None:
                 add(file_id, 1.0)

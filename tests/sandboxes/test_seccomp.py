@@ -24,7 +24,8 @@ seen = {{}}
 for name, args in (("io_uring_setup", (1, 0)), ("keyctl", (0, -3, 0)), ("add_key", (b"user", b"k", b"v", 1, -3)),
                    ("unshare", (0x10000000,)), ("clone", (0x10000000 | 17, 0, 0, 0, 0)), ("clone3", (0, 0)),
                    ("fsetxattr", (1, b"user.k", b"v", 1, 0)), ("setxattr", (b"/tmp", b"user.k", b"v", 1, 0)),
-                   ("io_setup", (1, ctypes.byref(ctypes.c_ulong(0))))):
+                   ("io_setup", (1, ctypes.byref(ctypes.c_ulong(0)))), ("socket", (40, 1, 0)),
+                   ("socketpair", (40, 1, 0, ctypes.byref((ctypes.c_int * 2)())))):
     ctypes.set_errno(0)
     result = libc.syscall(numbers[name], *args)
     seen[name] = errno.errorcode.get(ctypes.get_errno(), str(result)) if result == -1 else "allowed"
@@ -32,6 +33,11 @@ thread = threading.Thread(target=lambda: None)
 thread.start()
 thread.join()
 seen["child"] = subprocess.run(["sh", "-c", "echo ran"], capture_output=True, text=True).stdout.strip()
+import socket
+for family in (socket.AF_UNIX, socket.AF_INET, socket.AF_INET6, socket.AF_NETLINK):
+    socket.socket(family, socket.SOCK_DGRAM).close()
+left, right = socket.socketpair()
+seen["socketpair_unix"] = "allowed"
 print(json.dumps(seen))
 """
 
@@ -63,13 +69,15 @@ def test_the_filter_blocks_its_calls_and_leaves_the_rest():
         dict.fromkeys(("io_uring_setup", "keyctl", "add_key", "unshare", "clone"), "EPERM")
     assert seen["clone3"] == seen["io_setup"] == "ENOSYS" and seen["child"] == "ran"
     assert seen["fsetxattr"] == seen["setxattr"] == errno.errorcode[errno.EOPNOTSUPP]
+    assert seen["socket"] == seen["socketpair"] == errno.errorcode[errno.EAFNOSUPPORT]  # vsock: in no namespace
+    assert seen["socketpair_unix"] == "allowed"  # Unix, IP and netlink sockets still open
 
 
 @pytest.mark.parametrize("machine", sorted(seccomp.NUMBERS))
 def test_a_program_is_built_for_every_known_architecture(machine):
     program = seccomp.program(machine)
     assert len(program) % 8 == 0 and 0 < len(program) // 8 < 4096
-    assert {*seccomp.BLOCKED, *seccomp.UNSUPPORTED} <= set(seccomp.NUMBERS[machine])
+    assert {*seccomp.BLOCKED, *seccomp.UNSUPPORTED, "socket", "socketpair"} <= set(seccomp.NUMBERS[machine])
 
 
 def test_run_blocks_io_uring_and_the_keyrings(any_sandbox):

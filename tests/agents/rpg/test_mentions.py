@@ -62,3 +62,15 @@ def test_weights_follow_rarity_so_hubs_weigh_little(finder):
     assert finder.names("the `log_event` hub")["ledger/core/events.py:log_event"] == finder.weight("log_event")
     assert finder.file_for("/home/me/src/ledger/core/events.py") == "ledger/core/events.py"
     assert finder.file_for("/elsewhere/other.py") is None
+
+
+def test_the_innermost_frame_weighs_most(finder):
+    issue = ('Traceback (most recent call last):\n  File "/app/ledger/reports.py", line 3, in render\n'
+             '  File "/app/ledger/invoices.py", line 9, in total\n  File "/app/ledger/reports.py", line 5, in header\n'
+             '  File "/app/ledger/core/money.py", line 12, in round_amount\nValueError: bad\n')
+    places = finder.places(issue, frame_decay=0.5)
+    assert places["ledger/core/money.py"] == 1.0  # where the error was raised
+    assert places["ledger/reports.py"] == 0.5  # a file's innermost frame counts, not its outermost
+    assert places["ledger/invoices.py"] == 0.25
+    assert places["ledger/invoices.py:Invoice.total"] < places["ledger/core/money.py:round_amount"]
+    assert set(finder.places(issue).values()) >= {1.0} and finder.places(issue)["ledger/invoices.py"] == 1.0
