@@ -165,6 +165,31 @@ def class_state_rule(tree: ast.Module) -> list[Violation]:
     return found
 
 
+def default_rule(tree: ast.Module) -> list[Violation]:
+    """Default argument values are constants: a default is made once and every call shares it, so a list default
+    carried partial sums from one simulated block to the next (and could carry anything across calls)."""
+    constants = {name for statement in tree.body if isinstance(statement, (ast.Assign, ast.AnnAssign))
+                 and is_constant(statement.value) for name in class_level_names(statement)}
+    imported = set(module_aliases(tree))
+    functions = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))]
+    return [Violation("stateful", default.lineno, f"default value {ast.unparse(default)[:60]}: defaults must be "
+                      "constants (numbers, strings, None, tuples of them, module-level constants, imported names "
+                      "such as torch.float32); a mutable default is state every call shares")
+            for function in functions
+            for default in [*function.args.defaults, *(d for d in function.args.kw_defaults if d is not None)]
+            if not (is_constant(default) or (isinstance(default, ast.Name) and default.id in constants | imported)
+                    or (isinstance(default, ast.Attribute) and _root_name(default) in imported))]
+
+
+def is_constant(node: ast.AST | None) -> bool:
+    """A literal (:func:`is_literal`), arithmetic on constants (``1 << 20``, ``2 * 1024``) or a tuple of constants."""
+    if isinstance(node, ast.BinOp):
+        return is_constant(node.left) and is_constant(node.right)
+    if isinstance(node, ast.Tuple):
+        return all(is_constant(item) for item in node.elts)
+    return is_literal(node)
+
+
 def class_level_names(statement: ast.stmt) -> list[str]:
     """The plain names a statement of a class body binds to a value (``x = ...``, ``x: T = ...``)."""
     targets = statement.targets if isinstance(statement, ast.Assign) else (
@@ -204,8 +229,8 @@ def _arguments(args: ast.arguments) -> list[ast.arg]:
     return [*args.posonlyargs, *args.args, *args.kwonlyargs, *(a for a in (args.vararg, args.kwarg) if a)]
 
 
-DEFAULT_RULES = (try_except_rule, monkeypatch_rule, subclass_rule, state_rule, class_state_rule, reference_rule,
-                 annotation_rule)
+DEFAULT_RULES = (try_except_rule, monkeypatch_rule, subclass_rule, state_rule, class_state_rule, default_rule,
+                 reference_rule, annotation_rule)
 """Rules that hold on every target; the imports rule and the allow-list take the target's languages."""
 KNOWN_HACKS = {
     "framework_compute": "calls the reference op or any framework compute (torch/F ops, tensor methods and dunders, "

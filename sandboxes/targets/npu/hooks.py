@@ -42,7 +42,7 @@ class NpuHooks(RuntimeHooks):
     def __init__(self) -> None:
         chip_json = os.environ.get(CHIP_ENV)
         self.chip = ChipConfig.model_validate_json(chip_json) if chip_json else ChipConfig()
-        self._flops: dict[str, float] = {}
+        self._costs: dict[str, tuple[float, int]] = {}
         self._eager: dict[tuple, dict[str, Any]] = {}
         """Both caches are keyed by the digest of the task in the work dir, so one hooks object can serve
         many evaluations (a long-lived runner) without mixing tasks up."""
@@ -70,20 +70,24 @@ class NpuHooks(RuntimeHooks):
         return model(*inputs), dict(self._eager[key])
 
     def roofline(self, model: Any, inputs: Sequence[Any], output: Any) -> float:
-        """Roofline cycles from compulsory GM bytes (inputs, parameters, output) and the task's matmul FLOPs."""
-        tensors = [x for x in inputs if isinstance(x, torch.Tensor)] + list(model.parameters())
+        """Roofline cycles from compulsory GM bytes (inputs, the task's parameters, output) and the task's matmul
+        FLOPs. The parameters are the reference model's: a solution's own (unused ones included) would raise
+        the bound it is measured against."""
+        tensors = [x for x in inputs if isinstance(x, torch.Tensor)]
         if isinstance(output, torch.Tensor):
             tensors.append(output)
-        nbytes = sum(t.numel() * t.element_size() for t in tensors)
+        flops, parameter_bytes = self.task_costs(inputs)
+        nbytes = sum(t.numel() * t.element_size() for t in tensors) + parameter_bytes
         dtype = str(inputs[0].dtype).removeprefix("torch.") if inputs else "float32"
-        return roofline_cycles(self.chip, nbytes, self.task_flops(inputs), dtype)
+        return roofline_cycles(self.chip, nbytes, flops, dtype)
 
-    def task_flops(self, inputs: Sequence[Any]) -> float:
-        """Matmul/conv FLOPs of the task's reference (``task.py`` in the runner's folder), counted once."""
+    def task_costs(self, inputs: Sequence[Any]) -> tuple[float, int]:
+        """Matmul/conv FLOPs and parameter bytes of the task's reference (``task.py`` in the runner's folder),
+        counted once per task."""
         digest = _task_digest()
-        if digest not in self._flops:
-            self._flops[digest] = _count_flops(Path("task.py"), Path("init.pt"), inputs)
-        return self._flops[digest]
+        if digest not in self._costs:
+            self._costs[digest] = _reference_costs(Path("task.py"), Path("init.pt"), inputs)
+        return self._costs[digest]
 
     def classify_error(self, error: BaseException) -> str | None:
         if isinstance(error, NpuKernelError):
@@ -108,13 +112,15 @@ def _task_digest() -> str:
     return hashlib.sha256(task.read_bytes()).hexdigest() if task.is_file() else ""
 
 
-def _count_flops(task_path: Path, init_path: Path, inputs: Sequence[Any]) -> float:
+def _reference_costs(task_path: Path, init_path: Path, inputs: Sequence[Any]) -> tuple[float, int]:
     if not task_path.is_file():
-        return 0.0
+        return 0.0, 0
     module = types.ModuleType("npu_roofline_task")
     exec(compile(task_path.read_text(), str(task_path), "exec"), module.__dict__)
     init = torch.load(init_path, weights_only=True) if init_path.is_file() else module.get_init_inputs()
-    return float(count_flops(module.Model(*init), list(inputs)))
+    reference = module.Model(*init)
+    parameter_bytes = sum(p.numel() * p.element_size() for p in reference.parameters())
+    return float(count_flops(reference, list(inputs))), parameter_bytes
 
 
 HOOKS = NpuHooks()

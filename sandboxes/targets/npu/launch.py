@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import traceback
 from dataclasses import replace
+from pathlib import Path
 from typing import Callable, Iterator
 
 import numpy as np
@@ -130,9 +132,38 @@ def _run_block(kernel_fn: Callable, core: CoreContext, args: list) -> None:
         kernel_fn(*args)
     except NpuKernelError as error:
         raise type(error)(f"block {core.block_idx}: {error}") from error
+    except (TypeError, ValueError, IndexError, KeyError, AttributeError, ArithmeticError) as error:
+        api = _refusing_call(error)
+        if api is None:
+            raise
+        raise ParamError(f"block {core.block_idx}: {api} cannot take these arguments "
+                         f"({type(error).__name__}: {error})") from error
     finally:
         core.retire()
         leave_core(token)
+
+
+SIMULATOR = Path(__file__).resolve().parent
+
+
+def _refusing_call(error: BaseException) -> str | None:
+    """The kernel-language call in which an error the simulator did not phrase was raised (a mask of three words,
+    a float block count): the first API name (``Adds``, ``TQue.__init__``) below the last call from the kernel's
+    own code into the simulator. None when the error arose in the kernel's own code."""
+    frames = [frame for frame, _ in traceback.walk_tb(error.__traceback__)]
+    inside = [Path(frame.f_code.co_filename).resolve().is_relative_to(SIMULATOR) for frame in frames]
+    entries = [i for i in range(1, len(frames)) if inside[i] and not inside[i - 1]]
+    if not entries:
+        return None
+    names = [_api_name(frame) for frame, within in zip(frames[entries[-1]:], inside[entries[-1]:]) if within]
+    return next((name for name in names if name[:1].isupper()), names[0])
+
+
+def _api_name(frame) -> str:
+    """A simulator function's name; an instruction made by a factory (``_binary("Add", ...)``) goes by the name
+    the factory gave it."""
+    given = frame.f_locals.get("name") if frame.f_code.co_name == "instruction" else None
+    return given if isinstance(given, str) else frame.f_code.co_qualname
 
 
 def _combine(name: str, chip: ChipConfig, block_dim: int, active: int, makespan: float,

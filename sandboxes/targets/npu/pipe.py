@@ -61,6 +61,9 @@ class TPipe:
             raise ParamError(f"InitBuffer needs a positive buffer count and byte length, got num={num}, len={length}")
         if target._buffers:
             raise QueueError(f"InitBuffer called twice on the same {target.position} queue")
+        if self._core is not current_core():
+            raise ParamError("InitBuffer on a TPipe made by another block or launch: a TPipe owns the memory of the "
+                             "core that made it; make one in each kernel call")
         core, position = self._core, target.position
         _check_core_type(core, position)
         self._check_counts(position, int(num))

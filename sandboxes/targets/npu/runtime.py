@@ -17,28 +17,41 @@ GM_PATHS = ("GM->UB", "GM->L1", "GM->L0A", "GM->L0B", "UB->GM", "L0C->GM")
 
 @dataclass
 class LaunchState:
-    """What the blocks of one launch share: which block wrote each GM element. Blocks run in parallel on the chip
+    """What the blocks of one launch share: which block wrote each GM byte. Blocks run in parallel on the chip
     (the simulator runs them one after another), and nothing here orders one core's GM writes before another's
-    reads, so a block that reads what another block wrote in the same launch reads a race."""
+    reads, so a block that reads what another block wrote in the same launch reads a race. Bytes, not elements:
+    a buffer may be written through one dtype's view and read through another's."""
 
     writers: dict[int, np.ndarray] = field(default_factory=dict)
 
     def wrote(self, block: int, base: np.ndarray, offsets: np.ndarray) -> None:
-        key = gm_key(base)
-        if key not in self.writers:
-            self.writers[key] = np.zeros(base.size, dtype=np.int32)
-        self.writers[key][offsets] = block + 1
+        self._table(base)[_byte_indices(base, offsets)] = block + 1
 
     def check_read(self, block: int, base: np.ndarray, offsets: np.ndarray, what: str) -> None:
-        written = self.writers.get(gm_key(base))
-        if written is None:
+        if gm_key(base) not in self.writers:
             return
-        seen = written[offsets]
+        seen = self._table(base)[_byte_indices(base, offsets)]
         others = seen[(seen != 0) & (seen != block + 1)]
         if others.size:
             raise NpuKernelError(f"{what} reads GM that block {int(others[0]) - 1} wrote in this launch: blocks run "
                                  "in parallel on the chip and no cross-core synchronisation is simulated, so the read "
                                  "races the write; finish the other blocks' results in a second launch")
+
+    def _table(self, base: np.ndarray) -> np.ndarray:
+        """The writer of each byte of the buffer that starts where ``base`` does (grown to ``base``'s size)."""
+        key = gm_key(base)
+        table = self.writers.get(key)
+        if table is None or table.size < base.nbytes:
+            grown = np.zeros(base.nbytes, dtype=np.int32)
+            if table is not None:
+                grown[:table.size] = table
+            self.writers[key] = table = grown
+        return table
+
+
+def _byte_indices(base: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """The byte indices into ``base`` of the elements at ``offsets``."""
+    return np.add.outer(np.asarray(offsets) * base.itemsize, np.arange(base.itemsize)).ravel()
 
 
 def gm_key(base: np.ndarray) -> int:

@@ -63,6 +63,10 @@ def test_honest_solution_passes_every_rule(rule):
     (rules.class_state_rule, "class Store:\n    box = []", "stateful"),
     (rules.class_state_rule, "class Tiling:\n    total: int\n    box: list = list()", "stateful"),
     (rules.monkeypatch_rule, "from sandboxes.targets.npu.lang import *\nTilingData.device_copy = None", "monkeypatch"),
+    (rules.default_rule, "def kernel(x, y, memo=[]):\n    memo.append(x)", "stateful"),
+    (rules.default_rule, "def f(x, *, seen=dict()):\n    pass", "stateful"),
+    (rules.default_rule, "BOX = []\ndef f(x, box=BOX):\n    pass", "stateful"),
+    (rules.default_rule, "f = lambda x, keep={1}: x", "stateful"),
 ])
 def test_rule_fires_on_its_hack(rule, source, expected):
     assert expected in fired(rule, source)
@@ -90,3 +94,10 @@ def test_catalogue_documents_every_rule_the_stages_emit():
     emitted |= {rule for rule, _ in allowlist.BANNED_BUILTINS.values()}
     assert {"framework_compute", "native_asm", "native_escape", "native_framework_call", "dynamic_code"} <= emitted
     assert emitted - {"npu_internals"} <= set(rules.KNOWN_HACKS)
+
+
+def test_constant_defaults_pass():
+    source = ("import torch\nTILE = 4096\nSHAPE = (2, 1 << 10)\n"
+              "def f(x, n=TILE, shape=SHAPE, scale=-1.5, name='a', dtype=torch.float32, out=None, k=2 * 1024):\n"
+              "    pass\ng = lambda x, m=3: x")
+    assert fired(rules.default_rule, source) == []

@@ -88,7 +88,7 @@ def test_one_hooks_object_keeps_tasks_apart(tmp_path, monkeypatch):
         namespace = {}
         exec((folder / "task.py").read_text(), namespace)
         fields[name] = hooks.reference_call(namespace["Model"](), [x])[1]
-        flops[name] = hooks.task_flops([x])
+        flops[name] = hooks.task_costs([x])[0]
     assert fields["relu"]["cycles"] != fields["matmul"]["cycles"]
     assert flops == {"relu": 0.0, "matmul": 2 * 16 * 16 * 512}
 
@@ -99,3 +99,23 @@ def test_the_hooks_bring_the_kernel_language_so_the_fork_server_holds_it_compile
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300,
                           cwd=Path(__file__).resolve().parents[4])
     assert done.stdout.strip() == "True", done.stderr
+
+
+def test_the_roofline_counts_the_tasks_parameters_not_the_solutions(tmp_path, monkeypatch):
+    """Dead weight in a solution (an unused 128 MiB parameter: roofline fraction 4.2 on relu) moves nothing."""
+    (tmp_path / "task.py").write_text("import torch\nclass Model(torch.nn.Module):\n    def __init__(self):\n"
+                                      "        super().__init__()\n        self.scale = torch.nn.Linear(8, 8)\n"
+                                      "    def forward(self, x):\n        return self.scale(x)\n"
+                                      "def get_init_inputs():\n    return []\n")
+    monkeypatch.chdir(tmp_path)
+    x = torch.randn(4, 8)
+
+    class Ballast(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.ballast = torch.nn.Parameter(torch.zeros(1 << 20), requires_grad=False)
+
+    hooks = NpuHooks()
+    plain = hooks.roofline(torch.nn.Module(), [x], x)
+    assert hooks.roofline(Ballast(), [x], x) == plain
+    assert hooks.task_costs([x])[1] == (8 * 8 + 8) * 4  # the reference's Linear

@@ -7,7 +7,7 @@ import torch
 from sandboxes.targets.npu.chip import ChipConfig, load_chip
 from sandboxes.targets.npu.errors import NpuKernelError, ParamError, UseAfterFreeError
 from sandboxes.targets.npu.lang import (Adds, DataCopy, GetBlockIdx, GetBlockNum, GlobalTensor, TBuf, TPipe, TPosition, TQue,
-                                        float32, kernel, launch)
+                                        UnaryRepeatParams, float32, int16, kernel, launch)
 from sandboxes.targets.npu.launch import capture
 from tests.sandboxes.targets.npu.kernels import run_copy, single_block
 
@@ -237,3 +237,73 @@ def test_one_tensor_passed_twice_is_one_buffer_and_overlapping_arguments_are_ref
     launch(write_then_read, 1, x, y, z[8:72])  # another buffer
     with pytest.raises(ParamError, match="overlap without being one buffer"):
         launch(write_then_read, 1, x, z[:64], z[32:96])
+
+
+def test_a_race_through_another_dtypes_view_is_seen():
+    """The race table counted elements of the view that wrote first: partials written through an int16 view and
+    read through the float32 one never met (mse_loss in one launch, 1.17x). It counts bytes now."""
+    @kernel
+    def halves_then_sum(x, partial, partial16, out):
+        gm_x, gm_half = GlobalTensor(), GlobalTensor()
+        gm_x.SetGlobalBuffer(x[GetBlockIdx() * 8], 8)
+        gm_half.SetGlobalBuffer(partial16[GetBlockIdx() * 16], 16)
+        queues = _queues()
+        vecin, vecout = queues
+        local = vecin.AllocTensor(float32)
+        DataCopy(local, gm_x, 8)
+        vecin.EnQue(local)
+        local = vecin.DeQue()
+        result = vecout.AllocTensor(float32)
+        DataCopy(result, local, 8)
+        vecout.EnQue(result)
+        vecin.FreeTensor(local)
+        result = vecout.DeQue()
+        DataCopy(gm_half, result.ReinterpretCast(int16), 16)
+        vecout.FreeTensor(result)
+        if GetBlockIdx() == GetBlockNum() - 1:
+            gm_all, gm_out = GlobalTensor(), GlobalTensor()
+            gm_all.SetGlobalBuffer(partial, 8 * GetBlockNum())
+            gm_out.SetGlobalBuffer(out, 8 * GetBlockNum())
+            _through_ub(queues, gm_all, gm_out, 8 * GetBlockNum())
+
+    x, partial, out = torch.arange(32.0), torch.zeros(32), torch.zeros(32)
+    with pytest.raises(NpuKernelError, match="block 3: DataCopy GM->UB reads GM that block 0 wrote"):
+        launch(halves_then_sum, 4, x, partial, partial.view(torch.int16), out)
+
+
+def test_a_tpipe_kept_from_another_block_allocates_nothing():
+    """A TPipe carried to a later launch booked its buffers on the ended core's counters, from UB+0 again: a
+    buffer that aliased the new block's own, with a Slot of its own (no wait for the DMA that filled it)."""
+    kept = []
+
+    @kernel
+    def keep_pipe(x):
+        kept.append(TPipe())
+
+    @kernel
+    def use_kept(x):
+        kept[0].InitBuffer(TBuf(), 256)
+
+    x = torch.zeros(64)
+    launch(keep_pipe, 1, x)
+    with pytest.raises(ParamError, match="block 0: InitBuffer on a TPipe made by another block or launch"):
+        launch(use_kept, 1, x)
+
+
+def test_an_error_the_simulator_did_not_phrase_names_the_call():
+    """A three-word mask raised a bare ValueError from the vector unit's internals; it names the call now."""
+    @kernel
+    def bad_mask(x):
+        pipe, buffer = TPipe(), TBuf()
+        pipe.InitBuffer(buffer, 256)
+        local = buffer.Get(float32)
+        Adds(local, local, 1.0, [1, 2, 3], 1, UnaryRepeatParams())
+
+    @kernel
+    def own_bug(x):
+        [][1]
+
+    with pytest.raises(ParamError, match=r"block 0: Adds cannot take these arguments \(ValueError"):
+        launch(bad_mask, 1, torch.zeros(64))
+    with pytest.raises(IndexError):  # the kernel's own code: left as it is
+        launch(own_bug, 1, torch.zeros(64))
