@@ -126,6 +126,9 @@ class BuildOutcome:
     rejected: bool = False
     """True when it compiled but the native check refused it (inline assembly, symbols off the allow-list);
     ``error`` then names the rule and the symbols, and nothing loadable is cached."""
+    transient: bool = False
+    """True when the build failed for the machine's reasons, not the source's (a timeout, memory, a full host
+    file table, a sandbox failure): never cached, so the next attempt builds again."""
 
 
 @dataclass

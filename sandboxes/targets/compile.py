@@ -117,6 +117,13 @@ def flag_error(flag: str) -> str:
     return ""
 
 
+MACHINE_FAILURE = re.compile(r"error while loading shared libraries|Too many open files|Cannot allocate memory|"
+                             r"No space left on device|Resource temporarily unavailable|\[Errno (?:11|12|23|24|28)\]|"
+                             r"internal compiler error: Killed|fork: retry")
+"""What a compiler, a tool or Python prints when the machine failed it (no files, memory, disk, processes): a
+red-team job that filled the host's file table got the project's own honest kernels cached as compile errors."""
+
+
 def trim_compiler_errors(text: str, context: int = 2, max_chars: int = MAX_ERROR_CHARS) -> str:
     """Keep the lines that name an error (plus a little context), drop build paths and noise."""
     lines = [re.sub(r"(/[\w.+-]+)+/(?=[\w.+-]+\.(cpp|cu|h|cuh|c):)", "", line) for line in text.splitlines()]
@@ -130,14 +137,20 @@ def trim_compiler_errors(text: str, context: int = 2, max_chars: int = MAX_ERROR
 
 
 def outcome_of(result: RunResult, seconds: float, what: str) -> BuildOutcome:
-    """A BuildOutcome from a compiler run: timeouts and OOM say so, errors are trimmed."""
+    """A BuildOutcome from a compiler run: timeouts and OOM say so, errors are trimmed; a failure of the
+    machine's making is transient (not cached)."""
     if result.timed_out:
-        return BuildOutcome(ok=False, error=f"{what} timed out after {seconds:.0f} s", seconds=seconds)
+        return BuildOutcome(ok=False, error=f"{what} timed out after {seconds:.0f} s", seconds=seconds, transient=True)
     if result.oom_killed:
-        return BuildOutcome(ok=False, error=f"{what} ran out of memory", seconds=seconds)
+        return BuildOutcome(ok=False, error=f"{what} ran out of memory", seconds=seconds, transient=True)
+    if result.sandbox_error:
+        return BuildOutcome(ok=False, error=f"{what} could not run: {result.sandbox_error}", seconds=seconds,
+                            transient=True)
     if result.returncode != 0:
-        return BuildOutcome(ok=False, error=trim_compiler_errors(result.stderr + "\n" + result.stdout) or
-                            f"{what} failed with exit code {result.returncode}", seconds=seconds)
+        output = result.stderr + "\n" + result.stdout
+        return BuildOutcome(ok=False, error=trim_compiler_errors(output) or
+                            f"{what} failed with exit code {result.returncode}", seconds=seconds,
+                            transient=result.returncode < 0 or result.disk_full or bool(MACHINE_FAILURE.search(output)))
     return BuildOutcome(ok=True, seconds=seconds)
 
 
@@ -166,7 +179,8 @@ class CachedBuilder:
         outcome.seconds = time.perf_counter() - started
         emit("kernel.build", target=self.target, extension=spec.kind, digest=digest, ok=outcome.ok,
              rejected=outcome.rejected, seconds=outcome.seconds)
-        self.cache.store(digest, outcome, files)
+        if not outcome.transient:
+            self.cache.store(digest, outcome, files)
         return outcome
 
     def compile(self, spec: ExtensionSpec, digest: str, sandbox: Sandbox) -> tuple[BuildOutcome, dict[str, bytes]]:

@@ -56,7 +56,8 @@ keep
 (paths normalised as written: a header is trusted by where it lies, not by its name)."""
 STRING = re.compile(r'R"([^(\s]*)\((?:.|\n)*?\)\1"|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'')
 INLINE_ASM = re.compile(r"\b(?:asm|__asm|__asm__)\b")
-THREAD_COUNT = re.compile(r"^\s*#\s*pragma\s+omp\b.*\b(?:num_threads|num_teams|thread_limit)\s*\(", re.MULTILINE)
+THREAD_COUNT = re.compile(r"^\s*#\s*pragma\s+omp\b.*(?:\b(?:num_threads|num_teams|thread_limit)\s*\(|\bteams\b)",
+                          re.MULTILINE)
 OPENMP_ENTRY = re.compile(r"\w*(?:GOMP|GOACC|__kmpc)_\w+")
 """The OpenMP runtime's entry points (``GOMP_parallel``, ``__builtin_GOMP_parallel``, ``__kmpc_fork_call``): the
 compiler emits calls to them for the pragmas; a source that names one sets the team size itself."""
@@ -64,9 +65,12 @@ PYTHON_API = re.compile(r"\b\w*(?:Py[A-Z_]|pybind11|THP[A-Z])\w*|\bpy\s*::")
 """Python C API names (``PyEval_GetBuiltins``, ``Py_IncRef``, ``_PyObject_...``), pybind11 and its ``py::`` alias
 (torch's headers declare it), torch's Python bindings (``THPVariable_Wrap``) and ``getPyInterpreter``."""
 TENSOR_INTERNALS = re.compile(r"\b\w*(?:TensorImpl|StorageImpl|BackendMeta|ExtraMeta|IntrusivePtr|intrusive_ptr|"
-                              r"unsafeGet|unsafeRelease)\w*|\b_?set_(?:stride|sizes\w*|storage\w*|backend_meta|data_ptr\w*|neg|conj)\b")
+                              r"unsafeGet|unsafeRelease)\w*|\b(?:weak_)?use_count\b|"
+                              r"\b_?set_(?:stride|sizes\w*|storage\w*|backend_meta|data_ptr\w*|neg|conj)\b")
 """A tensor's implementation object, its storage and metadata setters: through them C++ gave an output negative
-strides (a transpose left to the untimed hand-over) or hooked work onto the output's detach (a BackendMeta clone)."""
+strides (a transpose left to the untimed hand-over) or hooked work onto the output's detach (a BackendMeta clone).
+And its reference counts: the tripwire's Python wrapper holds one more reference to a fresh tensor, so
+``torch::empty({1}).use_count()`` told a traced call from a timed one (ATen's transpose ran only when timed)."""
 LOOKUP_NAMES = re.compile(r"\b_?Py[A-Z][A-Za-z]*_[A-Z]\w*|\b(?:dlsym|dlvsym|dlopen|dlmopen|dl_iterate_phdr)\b")
 """What a string may not name: a Python C API function or the dynamic loader's look-ups (the name a symbol is
 looked up by at run time, out of the symbol check's sight)."""
@@ -78,6 +82,10 @@ DISPATCH_CONTROL = re.compile(r"\b\w*(?:DispatchKey|DispatchKeySet|DispatchKeyGu
                               r"AutoNonVariableTypeMode|dispatch_key_set|dispatch_key_excluded|dispatch_key_included)\w*")
 """The dispatcher's keys and guards: under ``ExcludeDispatchKeyGuard(Python)`` ATen calls skip the runtime tripwire
 (a transpose by ATen's reordering copy passed as the solution's kernel)."""
+ATEN_KERNELS = re.compile(r"\bat\s*::\s*native\b|::\s*native\s*::|\bnamespace\s+native\b")
+"""ATen's own kernels: its headers define them as templates (``at::native::serial_vec_log_softmax_lastdim_range``),
+so a solution that includes one compiles the framework's kernel into its object, with no undefined symbol and no
+dispatcher call for the checks to see."""
 FORBIDDEN_NAMES = (
     (PYTHON_API, "code", "the Python C API or pybind11 objects", "a kernel takes and returns tensors; let "
                                                                  "load_inline(functions=[...]) bind it (no "
@@ -87,6 +95,8 @@ FORBIDDEN_NAMES = (
                                                        "metadata"),
     (DISPATCH_CONTROL, "code", "the dispatcher's keys or guards", "a kernel computes itself; the dispatcher's "
                                                                    "state is the verifier's"),
+    (ATEN_KERNELS, "code", "ATen's own kernels (at::native)", "a kernel computes itself; a kernel of ATen's compiled "
+                                                               "in from its headers is the framework's compute"),
     (ELF_WALK, "code", "the loader's or ELF tables", "a kernel calls only its own code and the allowed runtime"),
     (LOOKUP_NAMES, "strings", "a symbol name to look up", "a kernel calls only its own code and the allowed runtime"),
 )
@@ -176,8 +186,9 @@ def source_problems(user: str) -> list[tuple[str, str]]:
         problems.append(("native_asm", f"inline assembly is not allowed (it hides calls from the symbol check): "
                                        f"{asm[0][:120]}"))
     if THREAD_COUNT.search(code):
-        problems.append(("native_escape", "an OpenMP num_threads(...), num_teams(...) or thread_limit(...) clause "
-                                          "changes the thread count; the harness sets it (--threads)"))
+        problems.append(("native_escape", "an OpenMP num_threads(...), num_teams(...) or thread_limit(...) clause, or "
+                                          "a teams construct, changes the thread count; the harness sets it "
+                                          "(--threads)"))
     binding = next((m for m in ATTRIBUTES.finditer(code) if BINDING.search(m.group(0))), None)
     if binding or WEAK_PRAGMA.search(code):
         shown = binding.group(0) if binding else WEAK_PRAGMA.search(code).group(0)

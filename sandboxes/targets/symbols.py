@@ -33,10 +33,11 @@ C_RUNTIME = frozenset({
 })
 """libc memory and string basics, and what the C++ runtime itself needs (guards, exceptions, unwinding)."""
 CXX_RUNTIME = re.compile(r"__cxa_\w+|std::__throw_\w+|__cxxabiv1::.*")
-OPENMP = re.compile(r"GOMP_\w+|omp_get_(?!wtime|wtick)\w+|omp_in_parallel|"
+OPENMP = re.compile(r"GOMP_(?!teams)\w+|omp_get_(?!wtime|wtick)\w+|omp_in_parallel|"
                     r"omp_(?:init|destroy|set|unset|test)_(?:nest_)?lock")
 """The OpenMP runtime; the ``omp_set_*`` calls that change the thread count are not on it, nor its clock
-(``omp_get_wtime``: a kernel that times its own allocations tells a traced call from a timed one)."""
+(``omp_get_wtime``: a kernel that times its own allocations tells a traced call from a timed one), nor host teams
+(``GOMP_teams_reg``: ``#pragma omp teams`` starts teams of threads of its own, past ``--threads``)."""
 STD = re.compile(
     r"std::(?:exception|bad_alloc|bad_array_new_length|bad_cast|bad_typeid|bad_function_call|logic_error|"
     r"runtime_error|length_error|out_of_range|invalid_argument|domain_error|overflow_error|underflow_error|"
@@ -53,8 +54,8 @@ TORCH_ACCESSORS = re.compile(
     r"zeros_like|contiguous|view|reshape|to_dtype|to_device|to_dtype_layout|_to_copy)::"
     r"(?:call|redispatch)|c10::TensorImpl::\w+|c10::Sym\w+::\w+|c10::SymbolicShapeMeta::\w+|"
     r"c10::UndefinedTensorImpl::\w+|c10::AutogradMetaInterface::\W*\w+|c10::detail::torchCheckFail|"
-    r"c10::detail::torchInternalAssertFail|c10::detail::torchCheckMsgImpl|c10::Error::\W*\w+|"
-    r"c10::(?:ValueError|TypeError|IndexError|NotImplementedError)::\W*\w+|c10::impl::ExcludeDispatchKeyGuard::\W*\w+|"
+    r"c10::detail::torchInternalAssertFail|c10::detail::torchCheckMsgImpl|c10::Error(?:::\W*\w+)?|"
+    r"c10::(?:ValueError|TypeError|IndexError|NotImplementedError)(?:::\W*\w+)?|c10::impl::ExcludeDispatchKeyGuard::\W*\w+|"
     r"c10::impl::getGlobalPyInterpreter|caffe2::TypeMeta::\w+|c10::Device::\w+|c10::DeviceTypeName|c10::toString|"
     r"c10::Warning::\W*\w+|c10::warn|c10::WarningHandler::\W*\w+|c10::get_default_dtype\w*|c10::typeMetaToScalarType|"
     r"torch::autograd::AutogradMeta::\W*\w+|torch::autograd::AutogradMeta|c10::SmallVectorBase::grow_pod|"

@@ -16,6 +16,8 @@ from sandboxes.targets.base import StaticRule, Target, Violation
 
 MAX_REPORTED = 6
 ENTRY = "ModelNew"
+TOO_DEEP = Violation("not_allowed", 0, "the code nests too deeply to be checked (an expression of hundreds of "
+                                       "operators or brackets); write it flat")
 
 
 def check_solution(source: str, target: Target | None = None) -> list[Violation]:
@@ -24,12 +26,17 @@ def check_solution(source: str, target: Target | None = None) -> list[Violation]
         tree = ast.parse(source)
     except SyntaxError as error:
         return [Violation("syntax", error.lineno or 0, f"not valid Python: {error.msg}")]
+    except (RecursionError, MemoryError):
+        return [TOO_DEEP]
     languages = tuple(target.kernel_languages) if target else ALL_LANGUAGES
     allowed = allowed_imports(languages) + tuple(target.allowed_modules() if target else ())
     rules: list[StaticRule] = [*DEFAULT_RULES, partial(imports_rule, allowed=allowed),
                                partial(allow_list_rule, languages=languages)]
     rules += list(target.static_rules() if target else ())
-    found = {v for rule in rules for v in rule(tree)}
+    try:
+        found = {v for rule in rules for v in rule(tree)}
+    except RecursionError:
+        return [TOO_DEEP]
     if not any(isinstance(n, ast.ClassDef) and n.name == ENTRY for n in tree.body):
         found.add(Violation("interface", 1, "the solution must define class ModelNew(nn.Module) at module level"))
     return sorted(found, key=lambda v: (v.line, v.rule, v.message))

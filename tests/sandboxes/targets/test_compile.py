@@ -3,7 +3,8 @@
 import pytest
 
 from sandboxes.targets.base import ExtensionSpec
-from sandboxes.targets.compile import CachedBuilder, check_flags, trim_compiler_errors
+from sandboxes.base import RunResult
+from sandboxes.targets.compile import CachedBuilder, check_flags, outcome_of, trim_compiler_errors
 
 GOOD = 'extern "C" void twice(float* out, const float* x, long n) { for (long i = 0; i < n; ++i) out[i] = 2 * x[i]; }'
 BAD = 'extern "C" void twice(float* out) { out[0] = undefined_name; }'
@@ -118,3 +119,26 @@ def test_the_cache_salt_names_the_native_check_version():
     from sandboxes.targets.native_check import check_version
 
     assert f"check:{check_version()}" in CachedBuilder("cpu", ["g++"]).salt
+
+
+@pytest.mark.parametrize("result", [
+    RunResult(returncode=1, stdout="", stderr="c++filt: error while loading shared libraries: libz.so.1: cannot open "
+                                              "shared object file: Error 23"),
+    RunResult(returncode=1, stdout="", stderr="OSError: [Errno 23] Too many open files in system: 'g++'"),
+    RunResult(returncode=-9, stdout="", stderr=""),
+    RunResult(returncode=1, stdout="", stderr="", timed_out=True),
+    RunResult(returncode=1, stdout="", stderr="", oom_killed=True),
+    RunResult(returncode=1, stdout="", stderr="", sandbox_error="the runner died"),
+], ids=["shared-library", "file-table", "signal", "timeout", "oom", "sandbox"])
+def test_a_failure_of_the_machines_making_is_not_cached(result, fresh_cache):
+    """A red-team job filled the host's file table: the project's own honest kernel failed to build and was cached
+    as a compile error for every later run."""
+    class Builder(CachedBuilder):
+        def compile(self, spec, digest, sandbox):
+            return outcome_of(result, 1.0, "g++"), {}
+
+    builder = Builder("cpu", ["g++"], fresh_cache)
+    assert builder.build(spec(GOOD), None).transient
+    assert fresh_cache.lookup(spec(GOOD).digest(builder.salt)) is None
+    assert not outcome_of(RunResult(returncode=1, stdout="", stderr="kernel.cpp:1:5: error: 'x' was not declared"),
+                          1.0, "g++").transient

@@ -48,6 +48,8 @@ def test_strings_and_comments_do_not_count_as_assembly():
     assert source_problems('const char* s = "asm volatile";\nconst char* r = R"(asm)";\n') == []
     assert [rule for rule, _ in source_problems("#pragma omp parallel for num_threads(64)\n")] == ["native_escape"]
     assert [rule for rule, _ in source_problems("#pragma omp teams num_teams(2)\n")] == ["native_escape"]
+    assert [rule for rule, _ in source_problems("#pragma omp teams distribute parallel for\n")] == ["native_escape"]
+    assert source_problems("#pragma omp parallel for simd\nint steams = 1;\n") == []
 
 
 @pytest.mark.parametrize("source", [
@@ -143,7 +145,8 @@ def test_the_python_c_api_is_refused_in_the_solutions_lines_and_allowed_in_the_g
 
 @pytest.mark.parametrize("line", ["x.unsafeGetTensorImpl()->set_stride(1, -4);", "struct Hook : c10::BackendMeta {};",
                                   "auto impl = x.getIntrusivePtr();", "out.set_storage_offset(7);",
-                                  "out._set_neg(true);", "out._set_conj(true);"])
+                                  "out._set_neg(true);", "out._set_conj(true);",
+                                  "return torch::empty({1}, x.options()).use_count() > 1;"])
 def test_a_tensors_internals_are_refused_in_the_solutions_lines(line):
     problems = forbidden_names(line + "\n")
     assert problems and "a tensor's internals" in problems[0][1]
@@ -162,3 +165,14 @@ def test_strings_of_ordinary_messages_pass():
 def test_the_dispatchers_keys_and_guards_are_refused():
     line = "c10::impl::ExcludeDispatchKeyGuard guard(c10::DispatchKeySet(c10::DispatchKey::Python));\n"
     assert "the dispatcher's keys or guards" in forbidden_names(line)[0][1]
+
+
+@pytest.mark.parametrize("line", ["at::native::serial_vec_log_softmax_lastdim_range<float>(x, y, n, c, 0, r);",
+                                  "using namespace at :: native;", "namespace kernels = at::native;",
+                                  "namespace at { namespace native { void mine(); } }"])
+def test_atens_own_kernels_are_refused_in_the_solutions_lines(line):
+    """A torch header defines ATen's CPU kernels as templates: instantiated in the solution, they leave no
+    undefined symbol and never meet the dispatcher."""
+    problems = forbidden_names(line + "\n")
+    assert problems and "ATen's own kernels" in problems[0][1]
+    assert forbidden_names("auto v = at::vec::Vectorized<float>::loadu(p);\n") == []  # the SIMD wrappers stay

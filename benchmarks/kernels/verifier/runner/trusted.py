@@ -102,6 +102,10 @@ class Runner:
         inputs = self.hooks.to_device(batch.fresh_inputs())
         with torch.no_grad():
             output = self.reference(*inputs)
+        if not isinstance(output, torch.Tensor):
+            raise Verdict("task_error", f"the task's Model returns {type(output).__name__}, not one tensor: the verifier "
+                                        "judges kernels of single-tensor outputs (return one tensor, or concatenate "
+                                        "the parts)", stage="load")
         if overlapping_input(output, inputs) is not None:
             self.checks.allow_overlap = True
         return output.to("cpu")

@@ -118,3 +118,31 @@ def test_a_reference_that_disagrees_with_itself_is_the_tasks_error_not_the_kerne
     result = evaluate(task, eager_source(task), cpu_target, sandbox=sandbox, config=eager_config(quick))
     assert result.status is Status.TASK_ERROR and result.stage == "reference" and not result.correct
     assert "gave two different outputs for the same inputs" in result.reason and "dropout" in result.reason
+
+
+TUPLE_TASK = '''
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return x * 2, x + 1
+
+
+def get_inputs():
+    return [torch.randn(256)]
+
+
+def get_init_inputs():
+    return []
+'''
+
+
+def test_a_task_whose_reference_returns_a_tuple_is_the_tasks_error(tmp_path, cpu_target, sandbox, quick):
+    """It crashed the trusted runner ('tuple' object has no attribute 'numel'), and the blame fell on the kernel."""
+    path = tmp_path / "pair.py"
+    path.write_text(TUPLE_TASK)
+    task = load_task(path, level="L1")
+    result = evaluate(task, eager_source(task), cpu_target, sandbox=sandbox, config=eager_config(quick))
+    assert result.status is Status.TASK_ERROR and "returns tuple, not one tensor" in result.reason, result.reason

@@ -43,3 +43,11 @@ def test_the_target_decides_which_kernel_languages_may_be_imported():
 def test_feedback_lists_first_violations_and_counts_the_rest():
     text = format_violations([Violation("imports", i, "x") for i in range(10)])
     assert text.startswith("static checks failed:") and "... and 4 more" in text
+
+
+def test_code_too_deep_to_check_is_refused_not_a_crash():
+    """900 unary minuses compile, then overflowed the checks' recursion (the whole bench stopped with a traceback);
+    30,000 terms overflow the parser itself."""
+    for expression in ("-" * 900 + "1", "+".join(["1"] * 30000)):
+        violations = check_solution(f"n = {expression}\n" + TRITON)
+        assert [v.rule for v in violations] == ["not_allowed"] and "too deeply" in violations[0].message
