@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import errno
 import os
 import shutil
 import subprocess
@@ -67,6 +68,18 @@ class _WorkDir:
         shutil.rmtree(self.path, ignore_errors=True)
 
 
+HOST_EXHAUSTED = (errno.ENFILE, errno.EMFILE, errno.ENOMEM, errno.EAGAIN, errno.ENOSPC)
+"""Why the host may fail to start a job: its file table, memory, processes or disk are taken (by another job, as
+a red-team job that filled the open-file table did)."""
+
+
+def _host_exhausted(error: OSError) -> RunResult:
+    """A job the host could not start: a sandbox failure, never the job's outcome."""
+    return RunResult(returncode=125, stdout="", stderr="", backend="local",
+                     sandbox_error=f"the host could not start the job: {error}",
+                     notes=[f"the host could not start the job: {error}"])
+
+
 def _release(cgroup: Cgroup | None) -> None:
     """Kill what is left in a command's cgroup and remove it."""
     if cgroup is not None:
@@ -90,6 +103,10 @@ class LocalSession:
         full_env, cgroup = self._prepare(files, env, limits)
         try:
             return records.report(self._run(list(argv), limits, full_env, cgroup, collect), argv)
+        except OSError as error:
+            if error.errno not in HOST_EXHAUSTED:
+                raise
+            return records.report(_host_exhausted(error), argv)
         finally:
             _release(cgroup)
 

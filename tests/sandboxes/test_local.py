@@ -1,6 +1,9 @@
 """The local backend with real processes: files in and out, sessions, toolchains, the weaker fallbacks."""
 
 import dataclasses
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -102,3 +105,31 @@ def test_root_without_private_mounts_keeps_the_toolchain_reachable():
     result = sandbox.run(["python", "-c", "print('reachable')"], limits=SMALL)
     assert result.stdout == "reachable\n", result.stderr
     sandbox.close()
+
+
+EXHAUSTED = """
+import os, resource, sys
+sys.path.insert(0, {root!r})
+from sandboxes.base import Limits
+from sandboxes.local import LocalSandbox
+box = LocalSandbox()
+resource.setrlimit(resource.RLIMIT_NOFILE, (256, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+held = []
+try:
+    while True:
+        held.append(os.open("/dev/null", os.O_RDONLY))
+except OSError:
+    pass
+for fd in held[-3:]:
+    os.close(fd)
+result = box.run(["true"], limits=Limits(wall_s=30))
+print(result.returncode, result.sandbox_error)
+"""
+
+
+def test_a_host_out_of_files_is_a_sandbox_failure_not_a_crash():
+    """A red-team job filled the host's open-file table; the next local job raised OSError from the sandbox API."""
+    root = str(Path(__file__).resolve().parents[2])
+    done = subprocess.run([sys.executable, "-c", EXHAUSTED.format(root=root)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.stdout.strip() == "125 the host could not start the job: [Errno 24] Too many open files", done.stderr
