@@ -93,11 +93,13 @@ class Cgroup:
         return cls({role: path for role in ("memory", "pids", "cpu", "quota", "freezer")}, 2)
 
     def _limit(self, memory_bytes: int, pids: int) -> None:
+        """Memory (and, on v1, swap and TCP buffers: v1 charges loopback TCP buffers to no cgroup unless this
+        limit is set, and a job's sockets took 3 GiB of host memory) and processes."""
         if self.version == 1:
             _write(self.dirs["memory"] / "memory.limit_in_bytes", str(memory_bytes))
-            swap = self.dirs["memory"] / "memory.memsw.limit_in_bytes"
-            if swap.exists():
-                _write(swap, str(memory_bytes))
+            for optional in ("memory.memsw.limit_in_bytes", "memory.kmem.tcp.limit_in_bytes"):
+                if (self.dirs["memory"] / optional).exists():
+                    _write(self.dirs["memory"] / optional, str(memory_bytes))
             _write(self.dirs["memory"] / "memory.swappiness", "0")
         else:
             _write(self.dirs["memory"] / "memory.max", str(memory_bytes))

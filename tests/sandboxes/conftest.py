@@ -36,3 +36,27 @@ def require_guarantee(sandbox, name: str) -> None:
 def any_sandbox(request):
     """Both backends (the docker one is marked ``docker`` and skips without an engine)."""
     return request.getfixturevalue(f"{request.param}_sandbox")
+
+
+TCP_FILL = """
+import socket
+server = socket.socket()
+server.bind(("127.0.0.1", 0))
+server.listen(64)
+total, keep = 0, []
+for _ in range(40):
+    client = socket.socket()
+    client.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4 << 20)
+    client.connect(server.getsockname())
+    peer, _ = server.accept()
+    peer.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+    client.setblocking(False)
+    try:
+        while True:
+            total += client.send(b"x" * 65536)
+    except BlockingIOError:
+        pass
+    keep += [client, peer]
+print(total >> 20)
+"""
+"""Fills the buffers of 40 loopback TCP connections (4 MiB each way asked) and prints how many MiB it sent."""

@@ -5,6 +5,8 @@ import pytest
 
 from sandboxes.cgroups import Cgroup, oom_kill_count, oom_kills_in
 
+from tests.sandboxes.conftest import TCP_FILL
+
 
 @pytest.fixture
 def cgroup():
@@ -60,3 +62,14 @@ def test_oom_kill_counter_is_read_from_v1_and_v2_files(tmp_path):
     (tmp_path / "memory.oom_control").write_text("under_oom 0\noom_kill 7\n")
     assert oom_kills_in(str(tmp_path / "memory.oom_control")) == 7
     assert oom_kills_in(str(tmp_path / "missing")) == 0
+
+
+def test_loopback_tcp_buffers_count_against_the_memory_limit(cgroup):
+    """On cgroup v1 a job's unread loopback TCP buffers were charged to no cgroup: 3 GiB of host memory for a job
+    limited to 128 MiB."""
+    if not (cgroup.dirs["memory"] / "memory.kmem.tcp.limit_in_bytes").exists():
+        pytest.skip("no cgroup v1 TCP buffer accounting here (cgroup v2 charges socket memory to the job itself)")
+    proc = subprocess.run(["python", "-c", TCP_FILL], preexec_fn=lambda: cgroup.attach(0), capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert int(proc.stdout) < 96, proc.stdout  # 64 MiB of buffers, not 40 sockets' worth (hundreds of MiB)

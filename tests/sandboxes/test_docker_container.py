@@ -11,6 +11,8 @@ from sandboxes.docker_container import ContainerSpec, RunnerContainer, owner_ali
 from sandboxes.base import Limits
 from sandboxes.errors import UserError
 
+from tests.sandboxes.conftest import TCP_FILL
+
 pytestmark = pytest.mark.docker
 
 OWNER_SCRIPT = """
@@ -57,3 +59,11 @@ def test_owner_identity_includes_start_time():
 def test_docker_socket_is_never_mounted():
     with pytest.raises(UserError, match="Docker socket"):
         ContainerSpec.from_limits(Limits(extra_ro_paths=["/var/run"]))
+
+
+def test_loopback_tcp_buffers_count_against_the_containers_memory(docker_sandbox):
+    """On cgroup v1 the engine charged a job's unread loopback TCP buffers to no cgroup: 1.6 GiB of host memory
+    for a job limited to 128 MiB."""
+    result = docker_sandbox.run(["python", "-c", TCP_FILL], limits=Limits(memory_mb=64, wall_s=60))
+    assert result.returncode == 0, result.stderr
+    assert int(result.stdout) < 160, result.stdout  # the job's 64 MiB plus the runner's, not hundreds of MiB
