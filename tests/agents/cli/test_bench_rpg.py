@@ -16,12 +16,14 @@ def test_bench_rpg_prints_build_update_and_search_side_by_side(agent_cli, tmp_pa
 
 
 def test_bench_rpg_ablation_prints_every_variant_side_by_side(agent_cli, tmp_path):
-    result = agent_cli("bench", "rpg-ablation", "--variants", "rpg -walk,rpg -test-filter",
+    result = agent_cli("bench", "rpg-ablation", "--variants", "rpg -walk,rpg walk 0.5,rpg -test-filter",
                        "--json-out", str(tmp_path / "ablation.json"))
     assert result.code == 0, result.err
     report = json.loads((tmp_path / "ablation.json").read_text())
-    assert [row["variant"] for row in report["rows"]] == ["rpg", "bm25", "rpg -walk", "rpg -test-filter"]
-    assert report["rows"][0]["file.acc@1"] == 100.0 and report["summary"]["scored"] == 3
+    assert [row["variant"] for row in report["rows"]] == ["rpg", "bm25", "rpg -walk", "rpg walk 0.5", "rpg -test-filter"]
+    rows = {row["variant"]: row for row in report["rows"]}
+    assert rows["rpg walk 0.5"]["file.acc@1"] == 100.0 and report["summary"]["scored"] == 3  # the demo's hidden fix
+    assert rows["rpg"]["file.acc@3"] == 100.0
     assert set(report["summary"]["paired.file.acc@1"]) == {"only rpg", "only bm25", "both"}
     assert "rpg -walk" in result.out
     assert agent_cli("bench", "rpg-ablation", "--variants", "rpg -nothing").code == 2
