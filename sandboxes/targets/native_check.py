@@ -82,10 +82,11 @@ DISPATCH_CONTROL = re.compile(r"\b\w*(?:DispatchKey|DispatchKeySet|DispatchKeyGu
                               r"AutoNonVariableTypeMode|dispatch_key_set|dispatch_key_excluded|dispatch_key_included)\w*")
 """The dispatcher's keys and guards: under ``ExcludeDispatchKeyGuard(Python)`` ATen calls skip the runtime tripwire
 (a transpose by ATen's reordering copy passed as the solution's kernel)."""
-ATEN_KERNELS = re.compile(r"\bat\s*::\s*native\b|::\s*native\s*::|\bnamespace\s+native\b")
+ATEN_KERNELS = re.compile(r"\bnative\s*::|\bat\s*::\s*native\b|\bnamespace\s+(?:native|at|c10|torch|caffe2)\b")
 """ATen's own kernels: its headers define them as templates (``at::native::serial_vec_log_softmax_lastdim_range``),
 so a solution that includes one compiles the framework's kernel into its object, with no undefined symbol and no
-dispatcher call for the checks to see."""
+dispatcher call for the checks to see. However spelled: ``native::`` inside a reopened ``namespace at``, after
+``using namespace at``; and a solution may not reopen the framework's namespaces at all."""
 FORBIDDEN_NAMES = (
     (PYTHON_API, "code", "the Python C API or pybind11 objects", "a kernel takes and returns tensors; let "
                                                                  "load_inline(functions=[...]) bind it (no "
@@ -95,8 +96,8 @@ FORBIDDEN_NAMES = (
                                                        "metadata"),
     (DISPATCH_CONTROL, "code", "the dispatcher's keys or guards", "a kernel computes itself; the dispatcher's "
                                                                    "state is the verifier's"),
-    (ATEN_KERNELS, "code", "ATen's own kernels (at::native)", "a kernel computes itself; a kernel of ATen's compiled "
-                                                               "in from its headers is the framework's compute"),
+    (ATEN_KERNELS, "code", "ATen's own kernels (native::) or the framework's namespaces",
+     "a kernel computes itself; a kernel of ATen's compiled in from its headers is the framework's compute"),
     (ELF_WALK, "code", "the loader's or ELF tables", "a kernel calls only its own code and the allowed runtime"),
     (LOOKUP_NAMES, "strings", "a symbol name to look up", "a kernel calls only its own code and the allowed runtime"),
 )
@@ -240,7 +241,7 @@ def _symbol_message(rule: str, names: list[str]) -> str:
     shown = ", ".join(names[:MAX_NAMED]) + (f" and {len(names) - MAX_NAMED} more" if len(names) > MAX_NAMED else "")
     if rule == "native_framework_call":
         return (f"native code calls the framework: {shown}; compute in your kernel (allowed from torch: data_ptr, "
-                "sizes and strides, empty/empty_like/zeros, contiguous, TORCH_CHECK)")
+                "sizes and strides, empty/empty_like/zeros, view, TORCH_CHECK; make inputs contiguous in forward)")
     return (f"native code calls {shown}: threads, processes, files, signals, clocks, syscalls and the environment "
             "are off limits (allowed: libm, memcpy/memset/memmove, malloc/free, the OpenMP runtime, C++ runtime "
             "basics)")

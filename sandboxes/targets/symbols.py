@@ -51,16 +51,19 @@ STD = re.compile(
 TORCH_ACCESSORS = re.compile(
     r"at::TensorBase::(?:data_ptr|mutable_data_ptr|const_data_ptr)|at::Tensor::(?:data_ptr|mutable_data_ptr|"
     r"const_data_ptr)|at::_ops::(?:empty_memory_format|empty_like|empty_strided|new_empty|new_empty_strided|zeros|"
-    r"zeros_like|contiguous|view|reshape|to_dtype|to_device|to_dtype_layout|_to_copy)::"
-    r"(?:call|redispatch)|c10::TensorImpl::\w+|c10::Sym\w+::\w+|c10::SymbolicShapeMeta::\w+|"
+    r"zeros_like|view)::(?:call|redispatch)|c10::TensorImpl::\w+|c10::Sym\w+::\w+|c10::SymbolicShapeMeta::\w+|"
     r"c10::UndefinedTensorImpl::\w+|c10::AutogradMetaInterface::\W*\w+|c10::detail::torchCheckFail|"
-    r"c10::detail::torchInternalAssertFail|c10::detail::torchCheckMsgImpl|c10::Error(?:::\W*\w+)?|"
+    r"c10::detail::torchInternalAssertFail|c10::detail::maybe_wrap_dim_slow|c10::detail::torchCheckMsgImpl|c10::Error(?:::\W*\w+)?|"
     r"c10::(?:ValueError|TypeError|IndexError|NotImplementedError)(?:::\W*\w+)?|c10::impl::ExcludeDispatchKeyGuard::\W*\w+|"
     r"c10::impl::getGlobalPyInterpreter|caffe2::TypeMeta::\w+|c10::Device::\w+|c10::DeviceTypeName|c10::toString|"
     r"c10::Warning::\W*\w+|c10::warn|c10::WarningHandler::\W*\w+|c10::get_default_dtype\w*|c10::typeMetaToScalarType|"
     r"torch::autograd::AutogradMeta::\W*\w+|torch::autograd::AutogradMeta|c10::SmallVectorBase::grow_pod|"
     r"c10::IValue::reportToTensorTypeError")
-"""What a kernel needs from a tensor: data pointers, sizes and strides (TensorImpl), fresh outputs, TORCH_CHECK."""
+"""What a kernel needs from a tensor: data pointers, sizes and strides (TensorImpl, negative dims), fresh outputs,
+views, TORCH_CHECK. No copies (``contiguous``, ``reshape``, ``to``, ``_to_copy``): a copy into another layout is
+ATen's compute, and C++ told traced calls from timed ones (reference counts, stack use) to copy only when timed,
+or copied from an OpenMP thread the tripwire's thread-local dispatch mode never sees; make inputs contiguous in
+``forward``."""
 INLINE_GLUE = re.compile(
     r"pybind11::.*|torch::PyWarningHandler::\W*\w+|torch::translate_exception_to_python|"
     r"_?Py(?:BaseObject_Type|Bool_\w+|ByteArray_\w+|Bytes_\w+|CFunction_\w+|CMethod_New|Capsule_\w+|Dict_\w+|"

@@ -169,7 +169,10 @@ def test_the_dispatchers_keys_and_guards_are_refused():
 
 @pytest.mark.parametrize("line", ["at::native::serial_vec_log_softmax_lastdim_range<float>(x, y, n, c, 0, r);",
                                   "using namespace at :: native;", "namespace kernels = at::native;",
-                                  "namespace at { namespace native { void mine(); } }"])
+                                  "namespace at { namespace native { void mine(); } }",
+                                  "namespace at { void f() { native::serial_vec_log_softmax_lastdim_range<float>(); } }",
+                                  "using namespace at;\nvoid f() { native::vec_log_softmax_lastdim_chunk_size<float>(); }",
+                                  "namespace c10 { int mine = 1; }"])
 def test_atens_own_kernels_are_refused_in_the_solutions_lines(line):
     """A torch header defines ATen's CPU kernels as templates: instantiated in the solution, they leave no
     undefined symbol and never meet the dispatcher."""

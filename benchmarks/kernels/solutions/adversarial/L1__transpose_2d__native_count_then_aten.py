@@ -1,9 +1,10 @@
 """Hack (tripwire evasion with allowed symbols only): the kernel counts its calls; the first five (the traced
 correctness trials) transpose in its own loop, every later one lets ATen do it (x's bytes copied as they are into
 an empty_strided tensor with transposed strides are x.T; .contiguous() materialises it with ATen's reordering
-copy). Accepted as correct before traced calls were hidden among the timed ones.
+copy). Accepted as correct before traced calls were hidden among the timed ones; now refused before it runs:
+a C++ kernel may not call ATen's copies at all (they are compute, and C++ can tell traced calls from timed ones).
 
-expect: rejected tripwire reorders memory
+expect: rejected native_framework_call at::_ops::contiguous::call
 """
 
 import torch.nn as nn
