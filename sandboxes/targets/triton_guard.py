@@ -1,15 +1,22 @@
-"""Worker-side guard on Triton launches: a launch grid gets sizes, and a ``tl.constexpr`` parameter gets a value.
+"""Worker-side guard on Triton launches: a launch grid gets sizes, a parameter gets a value or one tensor, and the
+interpreter runs a launch's programs in a random order.
 
 Triton calls a grid callable with every launch argument by name, and the interpreter hands ``tl.constexpr``
-arguments to the kernel as they are: a tensor passed for a constexpr parameter reached a grid lambda, which
-computed the task with numpy while the kernel did nothing. The static checks hold grids to size arithmetic; this
-is the runtime's half: it wraps ``run`` of Triton's kernel classes (the interpreter's and the compiler's) before any
-solution code is imported.
+arguments (and lists or dicts given for any parameter) to the kernel as they are: a tensor passed that way reached
+a grid lambda or the kernel body, which computed the task with numpy while no Triton instruction ran. The static
+checks hold grids to size arithmetic; this is the runtime's half: it wraps ``run`` of Triton's kernel classes (the
+interpreter's and the compiler's) before any solution code is imported.
+
+The interpreter runs programs one after another, so a program could read what an earlier one wrote (a cumsum
+carrying each chunk's total to the next: a race on a GPU, where programs run at once). Each launch here runs its
+programs in a fresh random order, so a kernel that needs an order fails its correctness trials.
 """
 
 from __future__ import annotations
 
 import inspect
+import itertools
+import random
 from typing import Any, Callable
 
 GUARDED = "__agentkiln_guarded__"
@@ -25,6 +32,33 @@ def guard_triton_launches() -> None:
     for cls in (InterpretedFunction, JITFunction):
         if not getattr(cls.run, GUARDED, False):
             cls.run = _guarded(cls.run)
+    shuffle_program_order()
+
+
+def shuffle_program_order() -> None:
+    """Make the interpreter's grid loop visit its programs in a random order (each launch a fresh one): the loop
+    sets the grid index program by program, and the index it sets is mapped through a permutation of the grid."""
+    from triton.runtime import interpreter
+
+    builder = interpreter.interpreter_builder
+    if getattr(builder.set_grid_idx, GUARDED, False):
+        return
+    set_dim, set_index = builder.set_grid_dim, builder.set_grid_idx
+    shuffler = random.Random()
+    order: list[tuple[int, int, int]] = []
+    dims = [1, 1, 1]
+
+    def set_grid_dim(nx: int, ny: int, nz: int) -> None:
+        dims[:] = [nx, ny, nz]
+        order[:] = itertools.product(range(nx), range(ny), range(nz))
+        shuffler.shuffle(order)
+        set_dim(nx, ny, nz)
+
+    def set_grid_idx(x: int, y: int, z: int) -> None:
+        set_index(*order[(x * dims[1] + y) * dims[2] + z])
+
+    setattr(set_grid_idx, GUARDED, True)
+    builder.set_grid_dim, builder.set_grid_idx = set_grid_dim, set_grid_idx
 
 
 def _guarded(run: Callable[..., Any]) -> Callable[..., Any]:
@@ -37,13 +71,15 @@ def _guarded(run: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def refuse_tensor_constexprs(fn: Callable[..., Any], args: tuple, kwargs: dict[str, Any]) -> None:
-    """A TypeError naming the parameter when an array-like is passed for a ``tl.constexpr`` parameter."""
+    """A TypeError naming the parameter when an array-like is passed for a ``tl.constexpr`` parameter, or inside a
+    list, tuple or dict for any parameter (the interpreter hands both to the kernel as they are)."""
     signature = inspect.signature(fn)
     for name, value in signature.bind_partial(*args, **kwargs).arguments.items():
-        if _is_constexpr(signature.parameters[name].annotation) and _array_like(value):
-            raise TypeError(f"{getattr(fn, '__name__', 'kernel')}: {type(value).__name__} passed for the tl.constexpr "
-                            f"parameter {name!r}: a constexpr is a compile-time number, string or dtype; pass "
-                            "tensors as pointer parameters")
+        constexpr = _is_constexpr(signature.parameters[name].annotation)
+        if (constexpr or isinstance(value, (list, tuple, dict))) and _array_like(value):
+            raise TypeError(f"{getattr(fn, '__name__', 'kernel')}: {type(value).__name__} holding tensors passed for "
+                            f"the {'tl.constexpr ' if constexpr else ''}parameter {name!r}: pass each tensor as a "
+                            "pointer parameter of its own (a constexpr is a compile-time number, string or dtype)")
 
 
 def sizes_only(grid: Any) -> Any:
@@ -60,6 +96,8 @@ def _is_constexpr(annotation: Any) -> bool:
 
 def _array_like(value: Any) -> bool:
     """A tensor, an array, a pointer (the interpreter's stand-in for a tensor argument), or a sequence holding one."""
+    if isinstance(value, dict):
+        return any(_array_like(item) for item in value.values())
     if isinstance(value, (list, tuple)):
         return any(_array_like(item) for item in value)
     is_ptr = getattr(getattr(value, "type", None), "is_ptr", None)

@@ -34,12 +34,36 @@ try:
     empty[lambda meta: (1,)](x, out, 100, BLOCK=64)
 except Exception as error:
     print("refused", type(error).__name__, "X" in str(error))
+
+@triton.jit
+def listed(bufs, n, BLOCK: tl.constexpr):
+    pass
+
+try:
+    listed[(1,)]([x, out], 100, BLOCK=64)
+except Exception as error:
+    print("refused", type(error).__name__, "bufs" in str(error))
+
+@triton.jit
+def carry(out_ptr):
+    pid = tl.program_id(0)
+    tl.store(out_ptr + pid + 1, tl.load(out_ptr + pid) + 1.0)  # reads what the program before it wrote
+
+chained = []
+for _ in range(3):
+    ramp = torch.zeros(65)
+    carry[(64,)](ramp)
+    chained.append(torch.equal(ramp, torch.arange(65.0)))
+print("in order", chained)
 '''
 
 
-def test_a_grid_sees_sizes_and_a_constexpr_parameter_takes_no_tensor():
+def test_a_grid_sees_sizes_a_parameter_takes_one_tensor_and_programs_run_in_any_order():
     env = {**os.environ, "TRITON_INTERPRET": "1", "PYTHONPATH": str(ROOT)}
     proc = subprocess.run([sys.executable, "-c", PROGRAM], capture_output=True, text=True, timeout=120, env=env)
     lines = proc.stdout.splitlines()
     assert lines[0] == "relu True ['BLOCK', 'n']", proc.stdout + proc.stderr
     assert lines[1] == "refused TypeError True", proc.stdout + proc.stderr
+    assert lines[2] == "refused TypeError True", proc.stdout + proc.stderr  # tensors in a list reach the kernel as is
+    # programs run in a random order (a chain of 64 that each read the previous one's write is a race on a GPU)
+    assert lines[3] == "in order [False, False, False]", proc.stdout + proc.stderr

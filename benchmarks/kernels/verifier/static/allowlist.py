@@ -65,8 +65,9 @@ HOST_BUILTINS = frozenset({
 DATA_BUILTINS = frozenset({"int", "float", "bool", "complex", "min", "max", "abs", "round", "divmod", "pow", "sum",
                            "any", "all", "sorted", "reversed", "str", "range"})
 """Builtins that read values: only on plain numbers (never on a tensor, whose data they would compute on)."""
-DEVICE_BUILTINS = HOST_BUILTINS - {"staticmethod", "object"}
-"""Builtins a Triton or NPU kernel body may name."""
+DEVICE_BUILTINS = HOST_BUILTINS - {"staticmethod", "object", "str"}
+"""Builtins a Triton or NPU kernel body may name (not ``str``: the interpreter prints a Triton value's data, and a
+kernel parsed ``str(block)`` to reduce it in Python)."""
 BANNED_BUILTINS = {
     "print": ("output", "print() writes output; solutions must not write to stdout/stderr (a fake score line is a "
                         "known hack)"),

@@ -68,6 +68,9 @@ class DeviceCheck:
                 self.flag(node, "not_allowed", "define helper functions and classes at module level")
             elif isinstance(node, ast.Call):
                 self.mutation(node, locals_)
+            elif isinstance(node, ast.JoinedStr):
+                self.flag(node, "not_allowed", "f-strings are not kernel code (the interpreter prints a value's data "
+                                               "into one, which Python can then compute on)")
 
     def name(self, node: ast.Name) -> None:
         name = node.id
@@ -88,14 +91,18 @@ class DeviceCheck:
             self.flag(node, *allow.BANNED_BUILTINS[name])
         elif name not in allow.DEVICE_BUILTINS and hasattr(builtins, name):
             self.flag(node, "not_allowed", f"the builtin {name} may not be used inside a kernel")
+        elif not hasattr(builtins, name):
+            self.flag(node, "not_allowed", f"{name} is defined nowhere in the solution (the Triton interpreter puts its "
+                                           "own names, numpy's np among them, into a kernel's module): a kernel may "
+                                           "only read its arguments, locals, the solution's names and the language")
 
     def language_path(self, node: ast.AST, path: str) -> None:
         if not path.startswith(LANGUAGE_PATHS[self.flavour]) and path not in ("triton", "math"):
             self.flag(node, "not_allowed", f"{path} cannot be used inside a {self.flavour} kernel: only the kernel "
                                            "language, math and your own device code can")
         elif (module := foreign_module(path, LANGUAGE_MODULES[self.flavour])) is not None:
-            self.flag(node, "not_allowed", f"{path} reaches the module {module} through the kernel language's own "
-                                           "imports: a kernel may use the language's names, not what it imports")
+            self.flag(node, "not_allowed", f"{path} reaches {module} through the kernel language's own imports or "
+                                           "internals: a kernel may use the language's names, not what it imports")
 
     def attribute(self, node: ast.Attribute) -> None:
         attr = node.attr
@@ -149,15 +156,27 @@ def foreign_module(path: str, modules: tuple[str, ...]) -> str | None:
     except ImportError:
         return None  # not installed here: the import itself fails when the solution loads
     for name in path[len(base) + 1:].split(".") if path != base else []:
-        found = getattr(found, name, None)
+        try:
+            found = getattr(found, name, None)
+        except Exception as error:  # a property that raises here (tl.target_info.driver.active without a GPU)
+            return f"{name} (reading it raised {type(error).__name__})"
         if found is None:
             return None
+        if isinstance(found, (dict, list, set, tuple)) or (not _plain_value(found) and _home(found) is None
+                                                            and not isinstance(found, types.ModuleType)):
+            return f"{name}, a {type(found).__name__} of the language's internals"  # tl.extra.modules: sys.modules
         if isinstance(found, types.ModuleType):
             if not _language_module(found.__name__, modules):
                 return found.__name__
         elif (home := _home(found)) is not None and not home.startswith(OBJECT_HOMES[modules]) and home != modules[0]:
             return home  # a function or class the language imported (triton.language.extra.module_from_spec)
     return None
+
+
+def _plain_value(value: object) -> bool:
+    """A number, string, dtype or enum member a kernel may read off the language (``tl.float32``, ``math.pi``)."""
+    return isinstance(value, (int, float, str, bool)) or type(value).__module__.startswith(("triton.", "enum")) or (
+        type(value).__module__.startswith(allow.NPU_LANG.rsplit(".", 1)[0]))
 
 
 def _home(value: object) -> str | None:

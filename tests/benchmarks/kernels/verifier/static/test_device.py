@@ -41,6 +41,11 @@ def test_triton_bodies_use_tl_freely():
     ("TABLE.append(1)", "stateful"),
     ("print(n)", "output"),
     ("import os", "imports"),
+    ("v = np.ravel(x_ptr)", "not_allowed"),  # the interpreter puts its np into the kernel's module
+    ("v = tl.extra.modules['numpy']", "not_allowed"),  # sys.modules, reached through triton.language.extra
+    ("v = int(str(tl.load(x_ptr)).split()[0])", "not_allowed"),  # the interpreter prints a value's data
+    ("v = f'{n}'", "not_allowed"),
+    ("v = tl.target_info.driver.active", "not_allowed"),  # reading it raises without a GPU
 ])
 def test_triton_body_refusals(body, rule):
     assert rule in triton_rules(body)
@@ -85,3 +90,5 @@ def test_functions_and_classes_the_language_imported_are_foreign_too():
     assert foreign_module("triton.language.extra.module_from_spec", triton_modules) == "_frozen_importlib"
     assert foreign_module("triton.language.core.wraps", triton_modules) == "functools"
     assert foreign_module("triton.language.PropagateNan.ALL", triton_modules) is None  # the IR enum tl re-exports
+    assert "dict" in foreign_module("triton.language.extra.modules", triton_modules)
+    assert foreign_module("triton.language.float32", triton_modules) is None
