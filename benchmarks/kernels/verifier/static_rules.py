@@ -106,8 +106,9 @@ def try_except_rule(tree: ast.Module) -> list[Violation]:
 
 
 def monkeypatch_rule(tree: ast.Module) -> list[Violation]:
-    """No assignment to attributes of imported modules or their classes (timers, synchronize, allclose)."""
-    modules = set(module_aliases(tree))
+    """No assignment to attributes of imported modules or their classes (timers, synchronize, allclose), however
+    renamed first (``cls = LocalTensor; cls.GetValue = f``)."""
+    modules = renamed(tree, set(module_aliases(tree)))
     found = []
     for node in ast.walk(tree):
         for target in _assign_targets(node):
@@ -115,6 +116,41 @@ def monkeypatch_rule(tree: ast.Module) -> list[Violation]:
                 found.append(Violation("monkeypatch", node.lineno, f"assigning {_dotted(target)!r} patches a library "
                                        "(timers, synchronize and comparisons are known targets)"))
     return found
+
+
+def renamed(tree: ast.Module, roots: set[str]) -> set[str]:
+    """``roots`` plus every name bound (anywhere, ``a = b`` or ``a = b.c``) to one of them, to a fixpoint."""
+    names = set(roots)
+    while True:
+        more = {target.id for node in ast.walk(tree) if isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr))
+                and isinstance(node.value, (ast.Name, ast.Attribute)) and _root_name(node.value) in names
+                for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                if isinstance(target, ast.Name)} - names
+        if not more:
+            return names
+        names |= more
+
+
+def class_value_rule(tree: ast.Module) -> list[Violation]:
+    """A class of the solution is used by name only (called, read from, a base, an ``isinstance`` argument), never
+    held as a value: through ``holder = Memo`` a kernel set ``holder.items``, class-level state every block, launch
+    and call shared (mse_loss partial sums passed between blocks in Python; a SpMV's matrix kept across calls, 7.3x),
+    out of sight of the rules that read ``Memo.items`` itself."""
+    classes = {node.name for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
+    allowed: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            allowed.add(id(node.func))
+            if isinstance(node.func, ast.Name) and node.func.id in {"isinstance", "issubclass", "super"}:
+                allowed.update(id(arg) for arg in node.args)
+        elif isinstance(node, ast.Attribute):
+            allowed.add(id(node.value))
+        elif isinstance(node, ast.ClassDef):
+            allowed.update(id(base) for base in node.bases)
+    return [Violation("stateful", node.lineno, f"{node.id} is held as a value: use a class by name (call it, read "
+                      "its constants); a class kept in a variable carried state between blocks and calls")
+            for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
+            and node.id in classes and id(node) not in allowed]
 
 
 def subclass_rule(tree: ast.Module) -> list[Violation]:
@@ -230,7 +266,7 @@ def _arguments(args: ast.arguments) -> list[ast.arg]:
 
 
 DEFAULT_RULES = (try_except_rule, monkeypatch_rule, subclass_rule, state_rule, class_state_rule, default_rule,
-                 reference_rule, annotation_rule)
+                 class_value_rule, reference_rule, annotation_rule)
 """Rules that hold on every target; the imports rule and the allow-list take the target's languages."""
 KNOWN_HACKS = {
     "framework_compute": "calls the reference op or any framework compute (torch/F ops, tensor methods and dunders, "

@@ -196,7 +196,13 @@ def _torch_to_numpy(tensor) -> np.ndarray:
 
     if not tensor.is_contiguous():
         raise ParamError("kernel arguments must be contiguous: call .contiguous() on the host side first")
+    if tensor.device.type != "cpu" or tensor.is_conj() or tensor.is_neg():
+        raise ParamError(f"a kernel argument must be a plain CPU tensor in memory, got one on {tensor.device.type}"
+                         f"{' with a conjugate or negative bit' if tensor.is_conj() or tensor.is_neg() else ''}")
     tensor = tensor.detach()
     if tensor.dtype == torch.bfloat16:
         return tensor.view(torch.int16).numpy().view(bfloat16)
-    return tensor.numpy()
+    try:
+        return tensor.numpy()
+    except TypeError as error:  # float8 and other types numpy has no name for
+        raise ParamError(f"a {tensor.dtype} tensor cannot be a kernel argument: {error}") from error

@@ -53,7 +53,7 @@ def _pack(tiling: TilingData) -> bytes:
     names, fmt = _layout(type(tiling))
     try:
         return struct.pack(fmt, *(getattr(tiling, n) for n in names))
-    except struct.error as error:
+    except (struct.error, OverflowError) as error:
         raise ParamError(f"tiling {type(tiling).__name__} cannot be serialised: {error}") from error
 
 

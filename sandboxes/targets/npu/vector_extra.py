@@ -94,6 +94,9 @@ def _compare(name: str, dst, srcs, fn, count: int) -> None:
     count = int(count)
     if dst.dtype != "uint8":
         raise DtypeError(f"{name} writes a uint8 bit mask; allocate dst as uint8")
+    if any(src.dtype != srcs[0].dtype for src in srcs[1:]):
+        raise DtypeError(f"{name} compares operands of one type, got {srcs[0].dtype} and {srcs[1].dtype} (the "
+                         "repeats are counted in the first one's elements); use Cast")
     size = np_dtype(srcs[0].dtype).itemsize
     if count * size % 256:
         raise ParamError(f"{name} count·sizeof = {count * size} B must be a multiple of 256 B (one repeat)")

@@ -67,6 +67,11 @@ def test_honest_solution_passes_every_rule(rule):
     (rules.default_rule, "def f(x, *, seen=dict()):\n    pass", "stateful"),
     (rules.default_rule, "BOX = []\ndef f(x, box=BOX):\n    pass", "stateful"),
     (rules.default_rule, "f = lambda x, keep={1}: x", "stateful"),
+    (rules.class_value_rule, "class Memo:\n    pass\ndef k(x):\n    holder = Memo\n    holder.items = []", "stateful"),
+    (rules.class_value_rule, "class Memo:\n    pass\ndef k(x):\n    for h in (Memo,):\n        h.n = 1", "stateful"),
+    (rules.monkeypatch_rule, "from sandboxes.targets.npu.lang import *\ncls = LocalTensor\ncls.GetValue = len",
+     "monkeypatch"),
+    (rules.monkeypatch_rule, "import math\ndef f():\n    mod = math\n    mod.exp = abs", "monkeypatch"),
 ])
 def test_rule_fires_on_its_hack(rule, source, expected):
     assert expected in fired(rule, source)
@@ -94,6 +99,13 @@ def test_catalogue_documents_every_rule_the_stages_emit():
     emitted |= {rule for rule, _ in allowlist.BANNED_BUILTINS.values()}
     assert {"framework_compute", "native_asm", "native_escape", "native_framework_call", "dynamic_code"} <= emitted
     assert emitted - {"npu_internals"} <= set(rules.KNOWN_HACKS)
+
+
+def test_classes_used_by_name_pass():
+    source = ("import torch.nn as nn\nclass Tiling:\n    N = 4\nclass Model(nn.Module):\n    pass\n"
+              "class ModelNew(Model):\n    def __init__(self):\n        super(ModelNew, self).__init__()\n"
+              "        self.t = Tiling()\n        self.n = Tiling.N\n        assert isinstance(self.t, Tiling)\n")
+    assert fired(rules.class_value_rule, source) == []
 
 
 def test_constant_defaults_pass():

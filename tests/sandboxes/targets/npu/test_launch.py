@@ -307,3 +307,14 @@ def test_an_error_the_simulator_did_not_phrase_names_the_call():
         launch(bad_mask, 1, torch.zeros(64))
     with pytest.raises(IndexError):  # the kernel's own code: left as it is
         launch(own_bug, 1, torch.zeros(64))
+
+
+@pytest.mark.parametrize("argument", [torch.empty(64, device="meta"), torch.zeros(64, dtype=torch.float8_e4m3fn),
+                                      torch.zeros(64, dtype=torch.complex64).conj()])
+def test_an_argument_the_chip_cannot_hold_is_a_param_error(argument):
+    @kernel
+    def nothing(x):
+        pass
+
+    with pytest.raises(NpuKernelError):
+        launch(nothing, 1, argument)

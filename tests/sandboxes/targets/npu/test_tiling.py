@@ -36,3 +36,8 @@ def test_the_kernels_copy_holds_the_fields_only_whatever_the_class_was_given():
         del Demo.device_copy
     assert copy is not tiling and (copy.total, copy.scale, copy.flag) == (10, 0.5, True)
     assert not hasattr(copy, "x") and original is None
+
+
+def test_a_value_too_large_for_its_field_is_a_param_error():
+    with pytest.raises(ParamError, match="cannot be serialised"):
+        device_copy(Demo(10, 1e300, True))  # float overflow, not a raw OverflowError from struct

@@ -66,6 +66,17 @@ def test_compare_needs_whole_repeats():
         run(body)
 
 
+def test_compare_takes_operands_of_one_type():
+    """Repeats were counted in the first operand's elements: int8 zeros against float32 data was charged a quarter
+    of the float compare (15,468 against 23,148 cycles) and gave the right mask."""
+    def body(pipe, out):
+        zeros, x = ub_tensor(pipe, "int8", 256), ub_tensor(pipe, "float32", 256)
+        mask = ub_tensor(pipe, "uint8", 32)
+        Compare(mask, zeros, x, CMPMODE.LT, 256)
+    with pytest.raises(DtypeError, match="one type, got int8 and float32"):
+        run(body)
+
+
 @pytest.mark.parametrize("name,fn", [("ReduceSum", np.sum), ("ReduceMax", np.max), ("ReduceMin", np.min)])
 def test_reductions(name, fn):
     values = RNG.standard_normal(1000).astype(np.float32)
