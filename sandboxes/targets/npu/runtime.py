@@ -25,12 +25,12 @@ class LaunchState:
     writers: dict[int, np.ndarray] = field(default_factory=dict)
 
     def wrote(self, block: int, base: np.ndarray, offsets: np.ndarray) -> None:
-        self._table(base)[_byte_indices(base, offsets)] = block + 1
+        self._table(base)[_bytes_of(base, offsets)] = block + 1
 
     def check_read(self, block: int, base: np.ndarray, offsets: np.ndarray, what: str) -> None:
         if gm_key(base) not in self.writers:
             return
-        seen = self._table(base)[_byte_indices(base, offsets)]
+        seen = self._table(base)[_bytes_of(base, offsets)]
         others = seen[(seen != 0) & (seen != block + 1)]
         if others.size:
             raise NpuKernelError(f"{what} reads GM that block {int(others[0]) - 1} wrote in this launch: blocks run "
@@ -49,9 +49,14 @@ class LaunchState:
         return table
 
 
-def _byte_indices(base: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """The byte indices into ``base`` of the elements at ``offsets``."""
-    return np.add.outer(np.asarray(offsets) * base.itemsize, np.arange(base.itemsize)).ravel()
+def _bytes_of(base: np.ndarray, offsets: np.ndarray) -> slice | np.ndarray:
+    """The bytes of ``base`` that the elements at ``offsets`` occupy: a slice for a run of consecutive elements (the
+    usual copy), else their indices."""
+    offsets = np.asarray(offsets)
+    size = base.itemsize
+    if offsets.size and offsets[-1] - offsets[0] == offsets.size - 1 and np.all(np.diff(offsets) == 1):
+        return slice(int(offsets[0]) * size, (int(offsets[-1]) + 1) * size)
+    return np.add.outer(offsets * size, np.arange(size)).ravel()
 
 
 def gm_key(base: np.ndarray) -> int:
