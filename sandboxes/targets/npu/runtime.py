@@ -19,13 +19,20 @@ GM_PATHS = ("GM->UB", "GM->L1", "GM->L0A", "GM->L0B", "UB->GM", "L0C->GM")
 class LaunchState:
     """What the blocks of one launch share: which block wrote each GM byte. Blocks run in parallel on the chip
     (the simulator runs them one after another), and nothing here orders one core's GM writes before another's
-    reads, so a block that reads what another block wrote in the same launch reads a race. Bytes, not elements:
+    reads or writes, so a block that reads or writes what another block wrote in the same launch races it. Bytes, not elements:
     a buffer may be written through one dtype's view and read through another's."""
 
     writers: dict[int, np.ndarray] = field(default_factory=dict)
 
-    def wrote(self, block: int, base: np.ndarray, offsets: np.ndarray) -> None:
-        self._table(base)[_bytes_of(base, offsets)] = block + 1
+    def wrote(self, block: int, base: np.ndarray, offsets: np.ndarray, what: str) -> None:
+        table, span = self._table(base), _bytes_of(base, offsets)
+        seen = table[span]
+        others = seen[(seen != 0) & (seen != block + 1)]
+        if others.size:
+            raise NpuKernelError(f"{what} writes GM that block {int(others[0]) - 1} wrote in this launch: blocks run in "
+                                 "parallel on the chip, so which write lands last is a race; give each block its own "
+                                 "part of the output")
+        table[span] = block + 1
 
     def check_read(self, block: int, base: np.ndarray, offsets: np.ndarray, what: str) -> None:
         if gm_key(base) not in self.writers:

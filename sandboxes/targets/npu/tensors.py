@@ -87,11 +87,12 @@ class GlobalTensor:
 
     def _touch(self, view: np.ndarray, write: bool, what: str) -> None:
         """Note the elements of ``view`` (a view of this tensor's span) as written by this block, or check that
-        none of them was written by another block of the launch; simulator internal."""
+        none of them was written by another block of the launch (for a write too: two blocks writing the same
+        bytes race); simulator internal."""
         core = current_core()
         offsets = element_offsets(self._addr.base, view)
         if write:
-            core.launch.wrote(core.block_idx, self._addr.base, offsets)
+            core.launch.wrote(core.block_idx, self._addr.base, offsets, what)
         else:
             core.launch.check_read(core.block_idx, self._addr.base, offsets, what)
 

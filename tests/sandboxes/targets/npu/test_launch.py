@@ -318,3 +318,19 @@ def test_an_argument_the_chip_cannot_hold_is_a_param_error(argument):
 
     with pytest.raises(NpuKernelError):
         launch(nothing, 1, argument)
+
+
+def test_two_blocks_writing_the_same_bytes_race():
+    """The last writer won by simulation order; on the chip either block may land last."""
+    @kernel
+    def same_place(x, out):
+        gm_x, gm_out = GlobalTensor(), GlobalTensor()
+        gm_x.SetGlobalBuffer(x[GetBlockIdx() * 8], 8)
+        gm_out.SetGlobalBuffer(out, 8)
+        _through_ub(_queues(), gm_x, gm_out, 8)
+
+    x, out = torch.arange(32.0), torch.zeros(8)
+    with pytest.raises(NpuKernelError, match="block 1: DataCopy UB->GM writes GM that block 0 wrote in this launch"):
+        launch(same_place, 4, x, out)
+    launch(same_place, 1, x, out)
+    assert torch.equal(out, x[:8])
