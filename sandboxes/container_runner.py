@@ -32,6 +32,7 @@ from sandboxes.workdir import collect_files, decode_files, encode_files, write_f
 WORK = os.environ.get("AGENTKILN_WORKDIR", "/work")
 JOB_UID = int(os.environ.get("AGENTKILN_JOB_UID", "10001"))
 SCRATCH = (WORK, "/tmp", "/dev/shm", "/dev/mqueue")
+SOCKET_TABLES = ("tcp", "tcp6", "udp", "udp6", "raw", "raw6")
 CGROUP = "/sys/fs/cgroup"
 
 
@@ -147,11 +148,25 @@ def _empty(folder: str) -> None:
 
 
 def _leftovers() -> list[str]:
-    """The scratch places a reset did not empty, and a work dir whose mode the job changed."""
+    """The scratch places a reset did not empty, a work dir whose mode the job changed, and sockets of the
+    container's network namespace (TIME_WAIT entries outlive every process: a job encoded a secret in the ports of
+    closed connections, and the next job read it from /proc/net/tcp)."""
     left = [folder for folder in SCRATCH if os.path.isdir(folder) and os.listdir(folder)]
     if os.stat(WORK).st_mode & 0o7777 != 0o755:
         left.append(f"{WORK} (mode)")
+    sockets = sum(_table_rows(f"/proc/net/{table}") for table in SOCKET_TABLES)
+    if sockets:
+        left.append(f"{sockets} network sockets")
     return left
+
+
+def _table_rows(path: str) -> int:
+    """Rows of a /proc/net table, its header left out (0 where the table does not exist)."""
+    try:
+        with open(path) as handle:
+            return max(len(handle.readlines()) - 1, 0)
+    except OSError:
+        return 0
 
 
 def reset() -> dict:

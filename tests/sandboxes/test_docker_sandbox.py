@@ -153,6 +153,37 @@ def test_ipc_left_by_a_job_is_gone_for_the_next():
     assert left.stdout == "0 []\n", left.stdout + left.stderr
 
 
+TIME_WAIT = """
+import socket
+server = socket.socket()
+server.bind(("127.0.0.1", 24680))
+server.listen(1)
+client = socket.create_connection(("127.0.0.1", 24680))
+peer, _ = server.accept()
+peer.close()  # the side that closes first keeps the TIME_WAIT entry, after every process is gone
+client.close()
+server.close()
+"""
+
+
+def test_closed_connections_of_a_job_are_not_seen_by_the_next():
+    """TIME_WAIT entries outlive a job's processes in the container's network namespace: a job encoded a secret in
+    the ports of closed connections and the next job in the warm container read it from /proc/net/tcp."""
+    from sandboxes.docker_sandbox import DockerSandbox
+    from sandboxes.select import docker_answers
+
+    if docker_answers() is not None:
+        pytest.skip("Docker engine not available")
+    sandbox = DockerSandbox(warm=True, pool_size=1)
+    try:
+        made = sandbox.run(["python", "-c", TIME_WAIT], limits=SMALL)
+        seen = sandbox.run(["python", "-c", "print(len(open('/proc/net/tcp').readlines()) - 1)"], limits=SMALL)
+    finally:
+        sandbox.close()
+    assert made.ok, made.stderr
+    assert seen.stdout == "0\n", seen.stdout + seen.stderr
+
+
 def test_a_runner_that_died_while_idle_is_replaced_before_the_next_job():
     from sandboxes.docker_container import ContainerSpec
     from sandboxes.docker_sandbox import DockerSandbox
