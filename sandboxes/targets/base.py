@@ -195,6 +195,9 @@ class RuntimeHooks:
     """Worker-side half of the seam; the default is plain CPU execution. Runs inside the sandbox."""
 
     device: str = "cpu"
+    host_casts_are_compute: bool = False
+    """True where the clock sees only kernels (a simulated chip): a dtype-changing copy in ``forward`` is then
+    uncharged compute (an input halved to float16 on the host, read at half the bytes), refused by the tripwire."""
 
     def to_device(self, value: Any) -> Any:
         """Move a tensor (or a list/tuple of them) to this target's device."""

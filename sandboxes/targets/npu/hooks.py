@@ -38,6 +38,7 @@ class NpuHooks(RuntimeHooks):
     """Simulated NPU: outputs come from the simulator, times from its cycle counts."""
 
     device = "cpu"
+    host_casts_are_compute = True
 
     def __init__(self) -> None:
         chip_json = os.environ.get(CHIP_ENV)

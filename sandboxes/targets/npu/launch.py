@@ -132,7 +132,7 @@ def _run_block(kernel_fn: Callable, core: CoreContext, args: list) -> None:
         kernel_fn(*args)
     except NpuKernelError as error:
         raise type(error)(f"block {core.block_idx}: {error}") from error
-    except (TypeError, ValueError, IndexError, KeyError, AttributeError, ArithmeticError) as error:
+    except (TypeError, ValueError, IndexError, KeyError, AttributeError, ArithmeticError, MemoryError) as error:
         api = _refusing_call(error)
         if api is None:
             raise

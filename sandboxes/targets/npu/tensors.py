@@ -12,6 +12,11 @@ from sandboxes.targets.npu.runtime import GmAddr, current_core, element_offsets
 from sandboxes.targets.npu.timeline import Slot
 
 
+GM_SCALAR_BYTES = 32
+"""Global-memory bytes one scalar GetValue/SetValue moves: one 32-byte block, as the smallest DataCopy (they
+counted nothing, so scalar reads of GM escaped the bandwidth floor)."""
+
+
 class TPosition(str, Enum):
     """Logical positions of Ascend C; each lives in one physical buffer (see BUFFER_OF)."""
 
@@ -73,6 +78,7 @@ class GlobalTensor:
         self._require()
         core = current_core()
         core.timeline.scalar_access("GM.GetValue", core.gm_slot(self._addr), core.chip.dma_latency_cycles)
+        core.gm_read += GM_SCALAR_BYTES
         span = self._span(index, 1)
         self._touch(span, False, "GetValue")
         return span[0].item()
@@ -81,6 +87,7 @@ class GlobalTensor:
         self._require()
         core = current_core()
         core.timeline.scalar_access("GM.SetValue", core.gm_slot(self._addr), core.chip.dma_latency_cycles, write=True)
+        core.gm_write += GM_SCALAR_BYTES
         span = self._span(index, 1)
         span[0] = value
         self._touch(span, True, "SetValue")

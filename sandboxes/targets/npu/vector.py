@@ -118,7 +118,8 @@ def issue(name: str, cost: str, dst: LocalTensor, srcs: Sequence[LocalTensor], f
             raise ParamError(f"{name} count must be ≥ 0, got {count}")
         if count == 0:
             return
-        dst._span(0, count)[...] = _compute(fn, [s._span(0, count) for s in srcs], dst)
+        target = dst._span(0, count)  # bounds first: a count past the buffer is refused before anything is computed
+        target[...] = _compute(fn, [s._span(0, count) for s in srcs], dst)
         repeats = -(-count * width // core.chip.vector_repeat_bytes)
     else:
         if not 0 <= repeat.times <= core.chip.max_repeat:
@@ -127,8 +128,8 @@ def issue(name: str, cost: str, dst: LocalTensor, srcs: Sequence[LocalTensor], f
         if repeat.times == 0:
             return
         index = [repeat_index(repeat, i, width, lanes) for i in range(1 + len(srcs))]
-        result = _compute(fn, [_gather(s, ix) for s, ix in zip(srcs, index[1:])], dst)
-        dst._span(0, int(index[0].max()) + 1)[index[0]] = result
+        target = dst._span(0, int(index[0].max()) + 1)
+        target[index[0]] = _compute(fn, [_gather(s, ix) for s, ix in zip(srcs, index[1:])], dst)
         repeats = repeat.times
     record_vector(name, cost, repeats, [s._slot for s in srcs] + list(extra_reads), [dst._slot], dst.dtype, core)
 

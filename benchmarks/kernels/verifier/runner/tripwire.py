@@ -69,6 +69,15 @@ def reorders(name: str, args: tuple, kwargs: dict[str, Any]) -> bool:
     return gathers(source, target.stride())
 
 
+def casts(name: str, args: tuple, kwargs: dict[str, Any]) -> bool:
+    """True when the copy ``name`` writes another dtype than its source's."""
+    if name != "_to_copy":
+        source, target = (args[1], args[0]) if name == "copy_" else (args[0], args[1] if len(args) > 1 else None)
+        return isinstance(source, torch.Tensor) and isinstance(target, torch.Tensor) and source.dtype != target.dtype
+    dtype = kwargs.get("dtype")
+    return isinstance(args[0], torch.Tensor) and dtype is not None and dtype != args[0].dtype
+
+
 def gathers(source: torch.Tensor, target_strides: tuple[int, ...] | list[int]) -> bool:
     """True when a copy's neighbouring elements along the target's innermost dim are not neighbours in memory on
     one side (a strided column made contiguous, or rows scattered into columns): element-wise gathering, the work
@@ -92,9 +101,11 @@ def trusted_roots() -> tuple[str, ...]:
 class Tripwire(TorchDispatchMode):
     """Counts the solution's ATen calls by operator, and where the forbidden ones came from."""
 
-    def __init__(self, trusted: tuple[str, ...]) -> None:
+    def __init__(self, trusted: tuple[str, ...], casts_are_compute: bool = False) -> None:
+        """``casts_are_compute``: a copy that changes the dtype is compute (where the clock sees only kernels)."""
         super().__init__()
         self.trusted = trusted
+        self.casts_are_compute = casts_are_compute
         self.transparent = os.path.realpath(os.path.dirname(torch.__file__)) + os.sep
         self.allowed: Counter[str] = Counter()
         self.forbidden: Counter[str] = Counter()
@@ -115,6 +126,8 @@ class Tripwire(TorchDispatchMode):
         if site is not None:
             if name in COPIES and reorders(name, args, kwargs or {}):
                 name = f"{name} (a copy that reorders memory: a transpose or layout change)"
+            elif name in COPIES and self.casts_are_compute and casts(name, args, kwargs or {}):
+                name = f"{name} (a copy that changes the dtype: compute the simulated clock does not see)"
             if name in ALLOWED:
                 self.allowed[name] += 1
             else:

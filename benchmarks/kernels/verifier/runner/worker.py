@@ -150,7 +150,7 @@ class Worker:
         """One call; device time and simulated timing come back for the runner to weigh."""
         self.last_output = None
         if message.get("trace"):
-            self.tripwire = self.tripwire or Tripwire(trusted_roots())
+            self.tripwire = self.tripwire or Tripwire(trusted_roots(), self.hooks.host_casts_are_compute)
             self.last_output, simulated = self.call(model=Traced(self.model, self.tripwire))
             return {"ok": True, "device_ms": None, "simulated": simulated}
         timer = self.hooks.device_timer()

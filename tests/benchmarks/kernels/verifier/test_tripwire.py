@@ -21,10 +21,10 @@ def forward(x):
 '''
 
 
-def run(source, filename, trusted=("/nowhere/",)):
+def run(source, filename, trusted=("/nowhere/",), casts_are_compute=False):
     namespace = {}
     exec(compile(source, filename, "exec"), namespace)
-    x, wire = torch.randn(4, 8), Tripwire(trusted)
+    x, wire = torch.randn(4, 8), Tripwire(trusted, casts_are_compute)
     with wire:
         namespace["forward"](x)
     return wire.report()
@@ -55,6 +55,23 @@ def test_a_copy_that_reorders_memory_is_compute_and_plain_copies_are_not():
     reordering = " (a copy that reorders memory: a transpose or layout change)"
     assert report["forbidden"] == {"_to_copy" + reordering: 1, "clone" + reordering: 1, "copy_" + reordering: 1}
     assert report["allowed"]["copy_"] == 1 and report["allowed"]["clone"] == 2 and report["allowed"]["_to_copy"] == 1
+
+
+CASTS = '''
+import torch
+
+def forward(x):
+    return x.to(torch.float16), x.double(), torch.empty(4, 8, dtype=torch.float16).copy_(x), x.to(torch.float32)
+'''
+
+
+def test_where_the_clock_sees_only_kernels_a_cast_is_compute():
+    """On the simulated NPU an input halved to float16 in forward was read by the kernel at half the bytes, the cast
+    itself uncharged (argmax_rows 1.63x, roofline fraction 1.007)."""
+    cast = " (a copy that changes the dtype: compute the simulated clock does not see)"
+    assert run(CASTS, "/work/solution.py", casts_are_compute=True)["forbidden"] == {"_to_copy" + cast: 2,
+                                                                                     "copy_" + cast: 1}
+    assert run(CASTS, "/work/solution.py")["forbidden"] == {}  # timed for real, a cast is the solution's own cost
 
 
 def test_a_strided_slice_copied_element_by_element_is_a_gather():

@@ -6,8 +6,9 @@ import torch
 
 from sandboxes.targets.npu.chip import ChipConfig, load_chip
 from sandboxes.targets.npu.errors import NpuKernelError, ParamError, UseAfterFreeError
-from sandboxes.targets.npu.lang import (Adds, DataCopy, GetBlockIdx, GetBlockNum, GlobalTensor, TBuf, TPipe, TPosition, TQue,
-                                        UnaryRepeatParams, float32, int16, kernel, launch)
+from sandboxes.targets.npu.lang import (Adds, CreateVecIndex, DataCopy, GetBlockIdx, GetBlockNum, GlobalTensor, TBuf,
+                                        TPipe, TPosition, TQue, UnaryRepeatParams, float32, int16, int32, kernel,
+                                        launch)
 from sandboxes.targets.npu.launch import capture
 from tests.sandboxes.targets.npu.kernels import run_copy, single_block
 
@@ -334,3 +335,15 @@ def test_two_blocks_writing_the_same_bytes_race():
         launch(same_place, 4, x, out)
     launch(same_place, 1, x, out)
     assert torch.equal(out, x[:8])
+
+
+def test_a_count_past_the_buffer_is_refused_before_anything_is_computed():
+    """CreateVecIndex with a count of 2**45 computed np.arange first and died in numpy with a MemoryError."""
+    @kernel
+    def huge_index(x):
+        pipe, buffer = TPipe(), TBuf()
+        pipe.InitBuffer(buffer, 256)
+        CreateVecIndex(buffer.Get(int32), 0, 1 << 45)
+
+    with pytest.raises(NpuKernelError, match="block 0"):
+        launch(huge_index, 1, torch.zeros(64))
