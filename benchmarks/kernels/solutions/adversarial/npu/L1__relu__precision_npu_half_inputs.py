@@ -1,11 +1,12 @@
 """Hack (outputs, precision, npu): the host converts the input to float16 (half the bytes to move into
 the chip), the NPU kernel runs on 16-bit tiles, and the host converts the result back to float32.
 
-The static checks refuse the .half() on the host; with them off the conversions are copies, which the
-tripwire allows, and the precision check measures the result, far above the task's own error: refused.
+The static checks refuse the .half() on the host; with them off the conversions are dtype-changing copies, which
+the tripwire refuses where the clock sees only kernels (the simulated chip would not charge them; the precision
+check, which measures the result far above the task's own error, stands behind it).
 
 expect: rejected framework_compute .half()
-runtime: incorrect precision lower precision than the task
+runtime: rejected tripwire changes the dtype
 """
 
 import torch
