@@ -20,6 +20,8 @@ import random
 from typing import Any, Callable
 
 GUARDED = "__agentkiln_guarded__"
+CONTAINERS = (list, tuple, set, frozenset)
+"""Sequences and sets (dicts by their values): the interpreter hands each to a kernel as it is."""
 
 
 def guard_triton_launches() -> None:
@@ -72,11 +74,11 @@ def _guarded(run: Callable[..., Any]) -> Callable[..., Any]:
 
 def refuse_tensor_constexprs(fn: Callable[..., Any], args: tuple, kwargs: dict[str, Any]) -> None:
     """A TypeError naming the parameter when an array-like is passed for a ``tl.constexpr`` parameter, or inside a
-    list, tuple or dict for any parameter (the interpreter hands both to the kernel as they are)."""
+    list, tuple, set or dict for any parameter (the interpreter hands both to the kernel as they are)."""
     signature = inspect.signature(fn)
     for name, value in signature.bind_partial(*args, **kwargs).arguments.items():
         constexpr = _is_constexpr(signature.parameters[name].annotation)
-        if (constexpr or isinstance(value, (list, tuple, dict))) and _array_like(value):
+        if (constexpr or isinstance(value, (*CONTAINERS, dict))) and _array_like(value):
             raise TypeError(f"{getattr(fn, '__name__', 'kernel')}: {type(value).__name__} holding tensors passed for "
                             f"the {'tl.constexpr ' if constexpr else ''}parameter {name!r}: pass each tensor as a "
                             "pointer parameter of its own (a constexpr is a compile-time number, string or dtype)")
@@ -98,7 +100,7 @@ def _array_like(value: Any) -> bool:
     """A tensor, an array, a pointer (the interpreter's stand-in for a tensor argument), or a sequence holding one."""
     if isinstance(value, dict):
         return any(_array_like(item) for item in value.values())
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, CONTAINERS):
         return any(_array_like(item) for item in value)
     is_ptr = getattr(getattr(value, "type", None), "is_ptr", None)
     return (hasattr(value, "__array__") or hasattr(value, "data_ptr") or hasattr(value, "__array_interface__")

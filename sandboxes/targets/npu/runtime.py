@@ -19,17 +19,16 @@ GM_PATHS = ("GM->UB", "GM->L1", "GM->L0A", "GM->L0B", "UB->GM", "L0C->GM")
 class LaunchState:
     """What the blocks of one launch share: which block wrote each GM byte. Blocks run in parallel on the chip
     (the simulator runs them one after another), and nothing here orders one core's GM writes before another's
-    reads or writes, so a block that reads or writes what another block wrote in the same launch races it. Bytes, not elements:
-    a buffer may be written through one dtype's view and read through another's."""
+    reads or writes, so a block that reads or writes what another block wrote in the same launch races it. Bytes, not
+    elements: a buffer may be written through one dtype's view and read through another's."""
 
     writers: dict[int, np.ndarray] = field(default_factory=dict)
 
     def wrote(self, block: int, base: np.ndarray, offsets: np.ndarray, what: str) -> None:
         table, span = self._table(base), _bytes_of(base, offsets)
-        seen = table[span]
-        others = seen[(seen != 0) & (seen != block + 1)]
-        if others.size:
-            raise NpuKernelError(f"{what} writes GM that block {int(others[0]) - 1} wrote in this launch: blocks run in "
+        other = _other_writer(table[span], block)
+        if other is not None:
+            raise NpuKernelError(f"{what} writes GM that block {other} wrote in this launch: blocks run in "
                                  "parallel on the chip, so which write lands last is a race; give each block its own "
                                  "part of the output")
         table[span] = block + 1
@@ -37,10 +36,9 @@ class LaunchState:
     def check_read(self, block: int, base: np.ndarray, offsets: np.ndarray, what: str) -> None:
         if gm_key(base) not in self.writers:
             return
-        seen = self._table(base)[_bytes_of(base, offsets)]
-        others = seen[(seen != 0) & (seen != block + 1)]
-        if others.size:
-            raise NpuKernelError(f"{what} reads GM that block {int(others[0]) - 1} wrote in this launch: blocks run "
+        other = _other_writer(self._table(base)[_bytes_of(base, offsets)], block)
+        if other is not None:
+            raise NpuKernelError(f"{what} reads GM that block {other} wrote in this launch: blocks run "
                                  "in parallel on the chip and no cross-core synchronisation is simulated, so the read "
                                  "races the write; finish the other blocks' results in a second launch")
 
@@ -54,6 +52,12 @@ class LaunchState:
                 grown[:table.size] = table
             self.writers[key] = table = grown
         return table
+
+
+def _other_writer(writers: np.ndarray, block: int) -> int | None:
+    """The first block other than ``block`` among the writers of some bytes (stored as block + 1; 0: unwritten)."""
+    others = writers[(writers != 0) & (writers != block + 1)]
+    return int(others[0]) - 1 if others.size else None
 
 
 def _bytes_of(base: np.ndarray, offsets: np.ndarray) -> slice | np.ndarray:

@@ -6,6 +6,9 @@ import sys
 from pathlib import Path
 
 import pytest
+import torch
+
+from sandboxes.targets.triton_guard import refuse_tensor_constexprs
 
 pytest.importorskip("triton")
 
@@ -67,3 +70,14 @@ def test_a_grid_sees_sizes_a_parameter_takes_one_tensor_and_programs_run_in_any_
     assert lines[2] == "refused TypeError True", proc.stdout + proc.stderr  # tensors in a list reach the kernel as is
     # programs run in a random order (a chain of 64 that each read the previous one's write is a race on a GPU)
     assert lines[3] == "in order [False, False, False]", proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("holder", [lambda t: [t], lambda t: (1, t), lambda t: {"x": t}, lambda t: {t}],
+                         ids=["list", "tuple", "dict", "set"])
+def test_a_container_holding_a_tensor_is_refused_for_any_parameter(holder):
+    def kernel(buffers, n):
+        pass
+
+    with pytest.raises(TypeError, match="holding tensors passed for the parameter 'buffers'"):
+        refuse_tensor_constexprs(kernel, (holder(torch.zeros(2)), 4), {})
+    refuse_tensor_constexprs(kernel, ((1, 2), 4), {})  # sizes in a tuple stay allowed

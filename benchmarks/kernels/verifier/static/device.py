@@ -92,9 +92,9 @@ class DeviceCheck:
         elif name not in allow.DEVICE_BUILTINS and hasattr(builtins, name):
             self.flag(node, "not_allowed", f"the builtin {name} may not be used inside a kernel")
         elif not hasattr(builtins, name):
-            self.flag(node, "not_allowed", f"{name} is defined nowhere in the solution (the Triton interpreter puts its "
-                                           "own names, numpy's np among them, into a kernel's module): a kernel may "
-                                           "only read its arguments, locals, the solution's names and the language")
+            self.flag(node, "not_allowed", f"{name} is defined nowhere in the solution (the Triton interpreter puts "
+                                           "its own names, numpy's np among them, into a kernel's module): a kernel "
+                                           "may only read its arguments, locals, the solution's names and the language")
 
     def language_path(self, node: ast.AST, path: str) -> None:
         if not path.startswith(LANGUAGE_PATHS[self.flavour]) and path not in ("triton", "math"):
@@ -162,14 +162,14 @@ def foreign_module(path: str, modules: tuple[str, ...]) -> str | None:
             return f"{name} (reading it raised {type(error).__name__})"
         if found is None:
             return None
-        if isinstance(found, (dict, list, set, tuple)) or (not _plain_value(found) and _home(found) is None
-                                                            and not isinstance(found, types.ModuleType)):
-            return f"{name}, a {type(found).__name__} of the language's internals"  # tl.extra.modules: sys.modules
         if isinstance(found, types.ModuleType):
             if not _language_module(found.__name__, modules):
                 return found.__name__
-        elif (home := _home(found)) is not None and not home.startswith(OBJECT_HOMES[modules]) and home != modules[0]:
-            return home  # a function or class the language imported (triton.language.extra.module_from_spec)
+        elif (home := _home(found)) is not None:
+            if not home.startswith(OBJECT_HOMES[modules]) and home != modules[0]:
+                return home  # a function or class the language imported (triton.language.extra.module_from_spec)
+        elif not _plain_value(found):
+            return f"{name}, a {type(found).__name__} of the language's internals"  # tl.extra.modules: sys.modules
     return None
 
 
