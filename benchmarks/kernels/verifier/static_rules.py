@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import functools
 import importlib
+import inspect
 from typing import Iterator
 
 from benchmarks.kernels.verifier.static.allowlist import NPU_LANG
@@ -132,25 +133,104 @@ def renamed(tree: ast.Module, roots: set[str]) -> set[str]:
 
 
 def class_value_rule(tree: ast.Module) -> list[Violation]:
-    """A class of the solution is used by name only (called, read from, a base, an ``isinstance`` argument), never
-    held as a value: through ``holder = Memo`` a kernel set ``holder.items``, class-level state every block, launch
-    and call shared (mse_loss partial sums passed between blocks in Python; a SpMV's matrix kept across calls, 7.3x),
-    out of sight of the rules that read ``Memo.items`` itself."""
+    """A class, the solution's or an imported one, and an imported module are used by name only (called, read from,
+    subscripted, compared, a base, an ``isinstance`` argument, an annotation), never held as a value. Through
+    ``holder = Memo`` a kernel set ``holder.items``, class-level state every block, launch and call shared (mse_loss
+    partial sums passed between blocks in Python; a SpMV's matrix kept across calls, 7.3x), out of sight of the rules
+    that read ``Memo.items`` itself; ``for c in (LocalTensor,): c.buffer = "UB"`` or a helper's parameter patched the
+    NPU language the same way, out of sight of the monkeypatch rule."""
     classes = {node.name for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
+    aliases = module_aliases(tree)
+    allowed = _used_by_name(tree) | _local_loads(tree)
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in allowed or not isinstance(getattr(node, "ctx", None), ast.Load):
+            continue
+        if isinstance(node, ast.Name) and node.id in classes:
+            what = node.id
+        elif isinstance(node, (ast.Name, ast.Attribute)) and (kind := imported_kind(_imported_path(node, aliases))):
+            what = f"the {kind} {_dotted(node)}"
+        else:
+            continue
+        found.append(Violation("stateful", node.lineno, f"{what} is held as a value: use a class or module by name "
+                               "(call it, read from it); one kept in a variable or passed on carried state between "
+                               "blocks and calls, or was patched"))
+    return found
+
+
+def _used_by_name(tree: ast.Module) -> set[int]:
+    """Ids of the expressions in a by-name position: called, read from, subscripted, compared, a base, an
+    ``isinstance``/``issubclass``/``super`` argument (or an item of a tuple there), a decorator, an annotation."""
     allowed: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             allowed.add(id(node.func))
             if isinstance(node.func, ast.Name) and node.func.id in {"isinstance", "issubclass", "super"}:
-                allowed.update(id(arg) for arg in node.args)
-        elif isinstance(node, ast.Attribute):
+                for arg in node.args:
+                    allowed.update(id(item) for item in ([arg, *arg.elts] if isinstance(arg, ast.Tuple) else [arg]))
+        elif isinstance(node, (ast.Attribute, ast.Subscript)):
             allowed.add(id(node.value))
+        elif isinstance(node, ast.Compare):
+            allowed.update(id(operand) for operand in [node.left, *node.comparators])
         elif isinstance(node, ast.ClassDef):
             allowed.update(id(base) for base in node.bases)
-    return [Violation("stateful", node.lineno, f"{node.id} is held as a value: use a class by name (call it, read "
-                      "its constants); a class kept in a variable carried state between blocks and calls")
-            for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
-            and node.id in classes and id(node) not in allowed]
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            allowed.update(id(decorator) for decorator in node.decorator_list)
+    for annotation in _annotations(tree):
+        allowed.update(id(part) for part in ast.walk(annotation))
+    return allowed
+
+
+def _local_loads(tree: ast.Module) -> set[int]:
+    """Ids of the names read in a function that the function binds itself (its arguments, its assignments and loop
+    targets): those are locals, not the module's classes or imports (``nn = min(...)`` beside ``import torch.nn
+    as nn``)."""
+    found: set[int] = set()
+    scopes = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))]
+    for scope in scopes:
+        body = list(_own_scope(scope))
+        names = {a.arg for a in _arguments(scope.args)}
+        names |= {n.id for n in body if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        found.update(id(n) for n in body if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in names)
+    return found
+
+
+def _own_scope(function: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of a function's body, not descending into nested functions, lambdas and classes."""
+    stack = [function.body] if isinstance(function, ast.Lambda) else list(function.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        stack += [child for child in ast.iter_child_nodes(node)
+                  if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef))]
+
+
+def _imported_path(node: ast.AST, aliases: dict[str, str]) -> str | None:
+    text = _dotted(node)
+    head, _, rest = text.partition(".")
+    if head not in aliases:
+        return None
+    return aliases[head] + ("." + rest if rest else "")
+
+
+@functools.lru_cache(maxsize=None)
+def imported_kind(path: str | None) -> str | None:
+    """``"class"`` or ``"module"`` when ``path`` (in an allowed module) names one, else None."""
+    if path is None or not any(path == a or path.startswith(a + ".") for a in ALLOWED_IMPORTS):
+        return None
+    parts = path.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            value = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        try:
+            for attr in parts[cut:]:
+                value = getattr(value, attr)
+        except Exception:  # a name the module lacks (the allow-list reports it) or a property that raises
+            return None
+        return "module" if inspect.ismodule(value) else "class" if inspect.isclass(value) else None
+    return None
 
 
 def subclass_rule(tree: ast.Module) -> list[Violation]:
@@ -242,6 +322,26 @@ def is_literal(node: ast.AST | None) -> bool:
     return isinstance(node, ast.Constant)
 
 
+def module_del_rule(tree: ast.Module) -> list[Violation]:
+    """No ``del`` of a module-level or class-level name: the Triton interpreter fills a kernel module's missing names
+    with its own (numpy's ``np`` among them), so ``np = 0; del np`` handed a kernel numpy under a name the checks
+    had read as a constant."""
+    return [Violation("not_allowed", node.lineno, f"del {ast.unparse(target)} unbinds a module-level name: keep "
+                      "module-level names bound (delete locals only)")
+            for node in _outside_functions(tree) if isinstance(node, ast.Delete)
+            for target in node.targets if isinstance(target, ast.Name)]
+
+
+def _outside_functions(tree: ast.Module) -> Iterator[ast.AST]:
+    """Every node of the module and class bodies, not descending into functions and lambdas."""
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack += [child for child in ast.iter_child_nodes(node)
+                  if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))]
+
+
 def reference_rule(tree: ast.Module) -> list[Violation]:
     """No use of the task's ``Model`` (the reference) or its ``get_inputs``."""
     return [Violation("reference_access", node.lineno, f"{node.id} belongs to the reference program; "
@@ -252,13 +352,17 @@ def reference_rule(tree: ast.Module) -> list[Violation]:
 def annotation_rule(tree: ast.Module) -> list[Violation]:
     """Annotations only name types: without postponed evaluation they run when the definition does (at import),
     where a call in one (``x: exec(...)``) would run code that no other check reads."""
-    annotations = [a.annotation for f in _walk_functions(tree) for a in _arguments(f.args) if a.annotation]
-    annotations += [f.returns for f in _walk_functions(tree) if f.returns]
-    annotations += [n.annotation for n in ast.walk(tree) if isinstance(n, ast.AnnAssign)]
     return [Violation("not_allowed", node.lineno, f"annotation {ast.unparse(annotation)[:60]}: annotations may only "
                                                   "name types (no calls, lambdas or assignments)")
-            for annotation in annotations for node in ast.walk(annotation)
+            for annotation in _annotations(tree) for node in ast.walk(annotation)
             if isinstance(node, (ast.Call, ast.Lambda, ast.NamedExpr))]
+
+
+def _annotations(tree: ast.Module) -> list[ast.expr]:
+    """Every annotation: of arguments, of returns, of annotated assignments."""
+    annotations = [a.annotation for f in _walk_functions(tree) for a in _arguments(f.args) if a.annotation]
+    annotations += [f.returns for f in _walk_functions(tree) if f.returns]
+    return annotations + [n.annotation for n in ast.walk(tree) if isinstance(n, ast.AnnAssign)]
 
 
 def _arguments(args: ast.arguments) -> list[ast.arg]:
@@ -266,7 +370,7 @@ def _arguments(args: ast.arguments) -> list[ast.arg]:
 
 
 DEFAULT_RULES = (try_except_rule, monkeypatch_rule, subclass_rule, state_rule, class_state_rule, default_rule,
-                 class_value_rule, reference_rule, annotation_rule)
+                 class_value_rule, module_del_rule, reference_rule, annotation_rule)
 """Rules that hold on every target; the imports rule and the allow-list take the target's languages."""
 KNOWN_HACKS = {
     "framework_compute": "calls the reference op or any framework compute (torch/F ops, tensor methods and dunders, "

@@ -80,7 +80,11 @@ class DeviceCheck:
             return
         elif name in self.analysis.module_env or name in self.index.bindings:
             kind = self.analysis.module_env.get(name)
-            if kind is None or kind.tag not in MODULE_KINDS:
+            if name not in self.index.surely_bound:
+                self.flag(node, "not_allowed", f"{name} is bound only inside a module-level if, loop or with: a kernel "
+                                               "may read module-level names every run of the module binds (the Triton "
+                                               "interpreter fills unbound ones with its own, numpy's np among them)")
+            elif kind is None or kind.tag not in MODULE_KINDS:
                 self.flag(node, "not_allowed", f"{name} is a module-level {kind.tag.value if kind else 'value'}: a "
                                                "kernel may only read constants, its arguments and the kernel language")
             elif kind.tag is Tag.PATH:  # a module-level alias (T = torch) is judged like an import

@@ -97,6 +97,10 @@ class ModuleIndex:
 
     first_bound: dict[str, int] = field(default_factory=dict)
     """Module-level name -> line of the first statement that binds it (other than an import)."""
+    surely_bound: set[str] = field(default_factory=set)
+    """Module-level names some top-level statement binds whenever the module runs (not only inside an ``if``, a
+    loop or a ``with``): the Triton interpreter fills a kernel module's unbound names with its own, numpy's among
+    them."""
 
     def resolve(self, node: ast.AST, line: int | None = None) -> str | None:
         """The imported dotted path an expression names (``F.relu`` -> ``torch.nn.functional.relu``);
@@ -157,6 +161,9 @@ def build_index(tree: ast.Module) -> ModuleIndex:
 
 
 def _scan_statement(index: ModuleIndex, node: ast.stmt) -> None:
+    if isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Assign,
+                         ast.AnnAssign)):
+        index.surely_bound.update(_bound_names(node))
     if isinstance(node, ast.Import):
         for alias in node.names:
             local = alias.asname or alias.name.split(".")[0]
@@ -179,6 +186,17 @@ def _scan_statement(index: ModuleIndex, node: ast.stmt) -> None:
         for target, value in _assigned(node):
             index.bindings.setdefault(target, []).append(value)
             index.first_bound.setdefault(target, node.lineno)
+
+
+def _bound_names(node: ast.stmt) -> Iterator[str]:
+    """The names an import, definition or assignment at the top level binds."""
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        yield from ((alias.asname or alias.name.split(".")[0]) for alias in node.names if alias.name != "*")
+    elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        yield node.name
+    elif isinstance(node, ast.Assign) or (isinstance(node, ast.AnnAssign) and node.value is not None):
+        for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+            yield from _target_names(target)
 
 
 def _assigned(node: ast.stmt) -> Iterator[tuple[str, ast.AST]]:

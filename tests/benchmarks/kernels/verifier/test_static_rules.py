@@ -72,6 +72,15 @@ def test_honest_solution_passes_every_rule(rule):
     (rules.monkeypatch_rule, "from sandboxes.targets.npu.lang import *\ncls = LocalTensor\ncls.GetValue = len",
      "monkeypatch"),
     (rules.monkeypatch_rule, "import math\ndef f():\n    mod = math\n    mod.exp = abs", "monkeypatch"),
+    (rules.class_value_rule, "from sandboxes.targets.npu.lang import *\ndef k(x):\n    for c in (LocalTensor,):\n"
+                             "        c.buffer = 'UB'", "stateful"),
+    (rules.class_value_rule, "from sandboxes.targets.npu.lang import *\ndef patch(c):\n    c.buffer = 'UB'\n"
+                             "def k(x):\n    patch(LocalTensor)", "stateful"),
+    (rules.class_value_rule, "import sandboxes.targets.npu.lang as lang\ndef k():\n    a, b = lang.LocalTensor, 1",
+     "stateful"),
+    (rules.class_value_rule, "import math\ndef p(m):\n    m.exp = abs\ndef forward(x):\n    p(math)", "stateful"),
+    (rules.module_del_rule, "import math as np\ndel np", "not_allowed"),
+    (rules.module_del_rule, "class K:\n    np = 0\n    del np", "not_allowed"),
 ])
 def test_rule_fires_on_its_hack(rule, source, expected):
     assert expected in fired(rule, source)
@@ -106,6 +115,18 @@ def test_classes_used_by_name_pass():
               "class ModelNew(Model):\n    def __init__(self):\n        super(ModelNew, self).__init__()\n"
               "        self.t = Tiling()\n        self.n = Tiling.N\n        assert isinstance(self.t, Tiling)\n")
     assert fired(rules.class_value_rule, source) == []
+
+
+def test_imported_classes_and_modules_used_by_name_pass():
+    source = ("import torch\nimport torch.nn as nn\nfrom torch import Tensor\nfrom sandboxes.targets.npu.lang import *\n"
+              "class ModelNew(nn.Module):\n    def forward(self, x: Tensor) -> torch.Tensor:\n"
+              "        nn = min(2, 3)\n        q = TQue(TPosition.VECIN, nn)\n        y = x.to(torch.float32)\n"
+              "        return isinstance(x, (Tensor, int)) and type(x) is torch.Tensor\n")
+    assert fired(rules.class_value_rule, source) == []
+
+
+def test_deleting_locals_passes():
+    assert fired(rules.module_del_rule, "def f(x):\n    y = x\n    del y\n    return x") == []
 
 
 def test_constant_defaults_pass():

@@ -75,6 +75,16 @@ def test_module_level_tensors_and_libraries_do_not_reach_kernels():
     assert "not_allowed" in npu_rules("v = SCRATCH", "SCRATCH = torch.ones(4)\n")
 
 
+@pytest.mark.parametrize("binding", ["for np in ():\n    pass\n", "if False:\n    np = 0\n",
+                                     "while False:\n    np = 0\n", "np: int\n"])
+def test_names_bound_only_sometimes_do_not_reach_kernels(binding):
+    """The interpreter fills a kernel module's unbound names with its own (numpy's np): a kernel reads only names
+    every run of the module binds."""
+    source = TRITON + binding + "@triton.jit\ndef k(x_ptr, n, BLOCK: tl.constexpr):\n    v = np.ravel(x_ptr)\n"
+    assert "not_allowed" in [v.rule for v in allow_list_rule(ast.parse(source))]
+    assert "not_allowed" not in triton_rules("v = tl.load(x_ptr) * SCALE")
+
+
 def test_paths_through_the_languages_own_imports_are_foreign():
     triton_modules, npu_modules = LANGUAGE_MODULES["triton"], LANGUAGE_MODULES["npu"]
     assert foreign_module("triton.language.core.builtins", triton_modules) == "builtins"

@@ -85,3 +85,10 @@ def test_methods_and_bases_through_own_classes():
                                   "class B(A):\n    pass\n"))
     assert found.find_method("B", "f")[0] == "A"
     assert found.base_paths("A") == ["torch.nn.Module"] and found.own_bases("B") == ["A"]
+
+
+def test_names_bound_inside_module_level_blocks_are_not_surely_bound():
+    found = build_index(ast.parse("import math\nA = 1\nB: int\nfor C in ():\n    pass\nif A:\n    D = 2\n"
+                                  "def f():\n    pass\nclass K:\n    pass\n"))
+    assert found.surely_bound == {"math", "A", "f", "K"}
+    assert {"C", "D"} <= set(found.bindings)
