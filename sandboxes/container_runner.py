@@ -25,6 +25,7 @@ from dataclasses import asdict
 
 from sandboxes import ipc, linux, seccomp
 from sandboxes.cgroups import oom_kills_in
+from sandboxes.errors import UserError
 from sandboxes.monitor import run_monitored
 from sandboxes.proctree import process_table, reap_children
 from sandboxes.workdir import collect_files, decode_files, encode_files, write_files
@@ -198,6 +199,8 @@ def _serve(line: bytes, handlers: dict) -> dict:
         return {"id": None, "error": f"unreadable request: {error}"}
     try:
         answer = handlers[request["op"]](request)
+    except UserError as error:  # the caller's request cannot be done as asked (the container is fine)
+        answer = {"user_error": str(error)}
     except Exception as error:  # report, keep serving: the host decides whether to retire us
         answer = {"error": f"{type(error).__name__}: {error}"}
     return {**answer, "id": request.get("id")}

@@ -15,6 +15,8 @@ import select
 import socket
 import time
 
+from sandboxes.errors import UserError
+
 STDOUT, STDERR = 1, 2
 
 
@@ -28,7 +30,7 @@ class Channel:
     def __init__(self, attach_socket) -> None:
         self._wrapper = attach_socket  # keeps the HTTP response alive
         self.sock: socket.socket = attach_socket._sock
-        self._pending = b""
+        self._pending = bytearray()
         self._lines: list[bytes] = []
         self.stderr = bytearray()
 
@@ -50,6 +52,8 @@ class Channel:
         if not isinstance(answer, dict) or answer.get("id") != request_id:
             raise ChannelClosed("out-of-step answer: it does not carry the id of the request")
         self.check_quiet()
+        if "user_error" in answer:
+            raise UserError(answer["user_error"])
         if "error" in answer:
             raise ChannelClosed(f"runner error: {answer['error']}")
         return answer
@@ -66,11 +70,13 @@ class Channel:
         stream, size = header[0], int.from_bytes(header[4:8], "big")
         payload = self._read_exact(size, deadline)
         if stream == STDERR:
-            self.stderr += payload[-4096:]
+            self.stderr = (self.stderr + payload)[-4096:]
             return
         self._pending += payload
-        *lines, self._pending = self._pending.split(b"\n")
-        self._lines += [line for line in lines if line.strip()]
+        if b"\n" in payload:  # split only when a line ends: a long answer comes in many frames (linear, not quadratic)
+            *lines, rest = self._pending.split(b"\n")
+            self._pending = bytearray(rest)
+            self._lines += [bytes(line) for line in lines if line.strip()]
 
     def _read_exact(self, size: int, deadline: float) -> bytes:
         data = bytearray()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import errno
 import os
 import re
 import stat
@@ -58,6 +59,9 @@ def write_files(root: str, files: Mapping[str, bytes], owner: tuple[int, int] | 
                 raise UserError(f"cannot write sandbox file {path!r}: {error.strerror}") from error
             try:
                 _write_one(parent, rel.name, bytes(data), owner)
+            except OSError as error:
+                what = "a folder of that name is in the work dir" if error.errno == errno.EEXIST else error.strerror
+                raise UserError(f"cannot write sandbox file {path!r}: {what}") from error
             finally:
                 os.close(parent)
     finally:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import inspect
 import itertools
+import numbers
 import random
 from typing import Any, Callable
 
@@ -66,6 +67,7 @@ def shuffle_program_order() -> None:
 def _guarded(run: Callable[..., Any]) -> Callable[..., Any]:
     def guarded_run(self, *args, grid, warmup, **kwargs):
         refuse_tensor_constexprs(self.fn, args, kwargs)
+        refuse_foreign_objects(self.fn, args, kwargs)
         return run(self, *args, grid=sizes_only(grid), warmup=warmup, **kwargs)
 
     setattr(guarded_run, GUARDED, True)
@@ -82,6 +84,33 @@ def refuse_tensor_constexprs(fn: Callable[..., Any], args: tuple, kwargs: dict[s
             raise TypeError(f"{getattr(fn, '__name__', 'kernel')}: {type(value).__name__} holding tensors passed for "
                             f"the {'tl.constexpr ' if constexpr else ''}parameter {name!r}: pass each tensor as a "
                             "pointer parameter of its own (a constexpr is a compile-time number, string or dtype)")
+
+
+def refuse_foreign_objects(fn: Callable[..., Any], args: tuple, kwargs: dict[str, Any]) -> None:
+    """A TypeError naming the parameter when a launch argument is none of what a kernel takes: a tensor, a number, a
+    string, None, a dtype, one of Triton's own objects (constexprs, kernels, descriptors), or a tuple of those. The
+    interpreter hands any object to the kernel as it is, where a property of the solution's own class ran host Python
+    inside the kernel."""
+    signature = inspect.signature(fn)
+    for name, value in signature.bind_partial(*args, **kwargs).arguments.items():
+        if not _kernel_value(value):
+            raise TypeError(f"{getattr(fn, '__name__', 'kernel')}: a {type(value).__name__} passed for the parameter "
+                            f"{name!r}: a launch takes tensors, numbers, strings, dtypes and Triton's own objects")
+
+
+def _kernel_value(value: Any) -> bool:
+    if isinstance(value, CONTAINERS):
+        return all(_kernel_value(item) for item in value)
+    if value is None or isinstance(value, (numbers.Number, str)):
+        return True
+    owner = type(value).__module__.split(".")[0]
+    return owner == "triton" or (owner == "torch" and _torch_value(value))
+
+
+def _torch_value(value: Any) -> bool:
+    import torch
+
+    return isinstance(value, (torch.Tensor, torch.dtype))
 
 
 def sizes_only(grid: Any) -> Any:

@@ -70,3 +70,16 @@ def test_a_malformed_answer_is_fatal(pair):
     runner.sendall(_frame(STDOUT, b"{not json\n"))
     with pytest.raises(ChannelClosed, match="malformed"):
         channel.answer("a1", 5)
+
+
+def test_a_long_answer_in_many_frames_comes_back_whole(pair):
+    """A long answer arrives in 32 KiB frames (each frame re-split the whole buffer before: quadratic host CPU)."""
+    import threading
+
+    channel, runner = pair
+    line = json.dumps({"id": "a1", "data": "x" * (4 << 20)}).encode() + b"\n"
+    frames = b"".join(_frame(STDOUT, line[i:i + (32 << 10)]) for i in range(0, len(line), 32 << 10))
+    sender = threading.Thread(target=runner.sendall, args=(frames,))
+    sender.start()
+    assert len(channel.answer("a1", 60)["data"]) == 4 << 20
+    sender.join()

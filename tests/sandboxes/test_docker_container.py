@@ -67,3 +67,13 @@ def test_loopback_tcp_buffers_count_against_the_containers_memory(docker_sandbox
     result = docker_sandbox.run(["python", "-c", TCP_FILL], limits=Limits(memory_mb=64, wall_s=60))
     assert result.returncode == 0, result.stderr
     assert int(result.stdout) < 160, result.stdout  # the job's 64 MiB plus the runner's, not hundreds of MiB
+
+
+def test_the_engine_keeps_no_log_of_a_jobs_output(docker_sandbox):
+    """The json-file log kept every job's output and collected files on the host's disk for the container's life."""
+    result = docker_sandbox.run(["sh", "-c", "head -c 300000 /dev/zero | tr '\\0' x; echo; echo secret > out"],
+                                collect=["out"], limits=Limits())
+    assert result.files == {"out": b"secret\n"} and len(result.stdout) > 300000
+    for container in docker_sandbox.client.containers.list(filters={"label": docker_container.LABEL}):
+        assert container.attrs["HostConfig"]["LogConfig"]["Type"] == "none"
+        assert not container.attrs["LogPath"]

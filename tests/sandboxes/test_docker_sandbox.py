@@ -4,6 +4,7 @@ import pytest
 
 from sandboxes.base import Limits
 from sandboxes.docker_container import ContainerSpec
+from sandboxes.errors import UserError
 from sandboxes.isolation import RUN_UID_BASE, RUN_UID_SPAN
 
 from tests.sandboxes.conftest import SMALL
@@ -200,3 +201,12 @@ def test_a_runner_that_died_while_idle_is_replaced_before_the_next_job():
     finally:
         sandbox.close()
     assert (result.stdout, result.sandbox_error) == ("fine\n", "")
+
+
+def test_a_folder_the_job_left_where_a_file_goes_is_a_clear_error_and_the_session_goes_on(docker_sandbox):
+    with docker_sandbox.open(SMALL) as session:
+        session.exec(["sh", "-c", "rm -f step.py; mkdir step.py"], files={"step.py": b"1"})
+        with pytest.raises(UserError, match="cannot write sandbox file 'step.py': a folder of that name"):
+            session.exec(["true"], files={"step.py": b"2"})
+        assert session.exec(["sh", "-c", "rmdir step.py && echo ok"]).stdout == "ok\n"
+

@@ -9,6 +9,7 @@ import pytest
 
 from sandboxes.attacks import ATTACKS
 from sandboxes.base import Limits
+from sandboxes.errors import UserError
 from sandboxes.isolation import probe
 from sandboxes.local import LocalSandbox
 from sandboxes.selftest import run_case
@@ -133,3 +134,12 @@ def test_a_host_out_of_files_is_a_sandbox_failure_not_a_crash():
     done = subprocess.run([sys.executable, "-c", EXHAUSTED.format(root=root)], capture_output=True, text=True,
                           timeout=120)
     assert done.stdout.strip() == "125 the host could not start the job: [Errno 24] Too many open files", done.stderr
+
+
+def test_a_folder_the_job_left_where_a_file_goes_is_a_clear_error_and_the_session_goes_on(local_sandbox):
+    with local_sandbox.open(SMALL) as session:
+        session.exec(["sh", "-c", "rm -f step.py; mkdir step.py"], files={"step.py": b"1"})
+        with pytest.raises(UserError, match="cannot write sandbox file 'step.py': a folder of that name"):
+            session.exec(["true"], files={"step.py": b"2"})
+        assert session.exec(["sh", "-c", "rmdir step.py && echo ok"]).stdout == "ok\n"
+

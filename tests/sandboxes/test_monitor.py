@@ -20,6 +20,13 @@ def test_output_is_capped_and_flagged():
     assert outcome.stdout_truncated and len(outcome.stdout) == 100
 
 
+def test_output_past_the_cap_is_drained_to_the_end_and_counted():
+    """Past the cap the bytes go to /dev/null in the kernel; the job still finishes and its exit code comes back."""
+    outcome = _run("import sys\nfor _ in range(64):\n    sys.stdout.write('x' * 65536)\nsys.stdout.flush()\n"
+                   "sys.exit(5)", output_bytes=100)
+    assert outcome.returncode == 5 and outcome.stdout_truncated and len(outcome.stdout) == 100
+
+
 def test_wall_clock_kills_the_group():
     outcome = _run("import time; time.sleep(30)", wall_s=0.5)
     assert outcome.timed_out and outcome.returncode == 137 and outcome.wall_s < 5

@@ -71,15 +71,17 @@ def module_aliases(tree: ast.Module) -> dict[str, str]:
     return aliases
 
 
+STAR_IMPORTS = (NPU_LANG,)
+"""The only module a solution may star-import: the NPU kernel language (to find the names it binds, the checks
+import it; importing another module named in a solution ran that module's code in the checker)."""
+
+
 @functools.lru_cache(maxsize=None)
 def star_names(module: str) -> tuple[str, ...]:
-    """The names ``from module import *`` binds, for an allowed module (only those are imported to find out)."""
-    if not any(module == a or module.startswith(a + ".") for a in ALLOWED_IMPORTS):
+    """The names ``from module import *`` binds, for a module of :data:`STAR_IMPORTS` (nothing for any other)."""
+    if module not in STAR_IMPORTS:
         return ()
-    try:
-        loaded = importlib.import_module(module)
-    except ImportError:
-        return ()
+    loaded = importlib.import_module(module)
     return tuple(getattr(loaded, "__all__", [n for n in dir(loaded) if not n.startswith("_")]))
 
 
@@ -96,14 +98,18 @@ def imports_rule(tree: ast.Module, allowed: tuple[str, ...] = ALLOWED_IMPORTS) -
                 found.append(Violation("imports", node.lineno, f"import of {name!r} is not allowed (threads, "
                                        f"processes, timers, introspection and the reference module are off limits); "
                                        f"allowed: {', '.join(allowed)}"))
+            elif isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names) and name not in STAR_IMPORTS:
+                found.append(Violation("imports", node.lineno, f"from {name} import * is not allowed: import the names "
+                                       f"you use (only {', '.join(STAR_IMPORTS)} may be star-imported)"))
     return found
 
 
 def try_except_rule(tree: ast.Module) -> list[Violation]:
-    """No try/except: a failing kernel must fail, not fall back to the framework."""
-    return [Violation("try_fallback", node.lineno, "try/except is not allowed: a fallback to the reference "
-                      "on failure is a known hack; let errors surface")
-            for node in ast.walk(tree) if isinstance(node, ast.Try) and node.handlers]
+    """No try statement: a failing kernel must fail, not fall back to the framework, and a ``finally: return`` swallows
+    the error as well as an ``except`` does (an NPU launch that raised in its last block left its cycles uncounted)."""
+    return [Violation("try_fallback", node.lineno, "try is not allowed (with except or finally): a fallback to the "
+                      "reference, or a finally that returns past an error, is a known hack; let errors surface")
+            for node in ast.walk(tree) if isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try)))]
 
 
 def monkeypatch_rule(tree: ast.Module) -> list[Violation]:
@@ -141,6 +147,7 @@ def class_value_rule(tree: ast.Module) -> list[Violation]:
     NPU language the same way, out of sight of the monkeypatch rule."""
     classes = {node.name for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
     aliases = module_aliases(tree)
+    modules = frozenset(alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names)
     allowed = _used_by_name(tree) | _local_loads(tree)
     found = []
     for node in ast.walk(tree):
@@ -148,7 +155,8 @@ def class_value_rule(tree: ast.Module) -> list[Violation]:
             continue
         if isinstance(node, ast.Name) and node.id in classes:
             what = node.id
-        elif isinstance(node, (ast.Name, ast.Attribute)) and (kind := imported_kind(_imported_path(node, aliases))):
+        elif isinstance(node, (ast.Name, ast.Attribute)) and (kind := imported_kind(_imported_path(node, aliases),
+                                                                                     modules)):
             what = f"the {kind} {_dotted(node)}"
         else:
             continue
@@ -213,23 +221,21 @@ def _imported_path(node: ast.AST, aliases: dict[str, str]) -> str | None:
     return aliases[head] + ("." + rest if rest else "")
 
 
-@functools.lru_cache(maxsize=None)
-def imported_kind(path: str | None) -> str | None:
-    """``"class"`` or ``"module"`` when ``path`` (in an allowed module) names one, else None."""
-    if path is None or not any(path == a or path.startswith(a + ".") for a in ALLOWED_IMPORTS):
+def imported_kind(path: str | None, modules: frozenset[str] = frozenset()) -> str | None:
+    """``"class"`` or ``"module"`` when ``path`` names one: a whole module the solution imports (``modules``), or a
+    class or module reached by attributes from a module the checks may import (:data:`ALLOWED_IMPORTS`; no other
+    module is imported to find out)."""
+    if path is None:
         return None
+    if path in modules:
+        return "module"
     parts = path.split(".")
     for cut in range(len(parts), 0, -1):
-        try:
+        if ".".join(parts[:cut]) in ALLOWED_IMPORTS:
             value = importlib.import_module(".".join(parts[:cut]))
-        except ImportError:
-            continue
-        try:
             for attr in parts[cut:]:
-                value = getattr(value, attr)
-        except Exception:  # a name the module lacks (the allow-list reports it) or a property that raises
-            return None
-        return "module" if inspect.ismodule(value) else "class" if inspect.isclass(value) else None
+                value = inspect.getattr_static(value, attr, None)
+            return "module" if inspect.ismodule(value) else "class" if inspect.isclass(value) else None
     return None
 
 
@@ -322,14 +328,47 @@ def is_literal(node: ast.AST | None) -> bool:
     return isinstance(node, ast.Constant)
 
 
-def module_del_rule(tree: ast.Module) -> list[Violation]:
-    """No ``del`` of a module-level or class-level name: the Triton interpreter fills a kernel module's missing names
-    with its own (numpy's ``np`` among them), so ``np = 0; del np`` handed a kernel numpy under a name the checks
-    had read as a constant."""
-    return [Violation("not_allowed", node.lineno, f"del {ast.unparse(target)} unbinds a module-level name: keep "
-                      "module-level names bound (delete locals only)")
-            for node in _outside_functions(tree) if isinstance(node, ast.Delete)
-            for target in node.targets if isinstance(target, ast.Name)]
+def module_binding_rule(tree: ast.Module) -> list[Violation]:
+    """Module-level and class-level names are bound by plain statements: no ``del`` of one (the Triton interpreter
+    fills a kernel module's missing names with its own, numpy's ``np`` among them, so ``np = 0; del np`` handed a
+    kernel numpy under a name the checks had read as a constant) and no ``:=`` outside functions (a class body's
+    ``(box := [])`` was a list every block shared, out of sight of the class-constant rule)."""
+    found = []
+    for node in _outside_functions(tree):
+        if isinstance(node, ast.Delete):
+            found += [Violation("not_allowed", node.lineno, f"del {ast.unparse(target)} unbinds a module-level name: "
+                                "keep module-level names bound (delete locals only)")
+                      for target in node.targets if isinstance(target, ast.Name)]
+        elif isinstance(node, ast.NamedExpr):
+            found.append(Violation("stateful", node.lineno, f"{ast.unparse(node)[:60]}: := outside a function binds "
+                                   "a module or class name out of sight; use a plain assignment"))
+    return found
+
+
+ITERATOR_BUILTINS = frozenset({"enumerate", "zip", "reversed", "iter", "map", "filter"})
+"""Builtins that return an iterator: it keeps its position, so one kept in a variable or on ``self`` counts calls."""
+CONSUMERS = frozenset({"list", "tuple", "dict", "frozenset", "set", "sorted", "sum", "min", "max", "any", "all"})
+
+
+def iterator_rule(tree: ast.Module) -> list[Violation]:
+    """An iterator (``enumerate(...)``, a generator expression) is used where it is made, by a ``for`` or a consuming
+    builtin, never kept: ``self.calls = enumerate(range(1 << 40))`` in ``__init__`` counted forward's calls. No
+    generator functions either (``yield`` keeps a frame alive between calls)."""
+    used = [node.iter for node in ast.walk(tree) if isinstance(node, (ast.For, ast.comprehension))]
+    used += [arg for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+             and node.func.id in CONSUMERS | ITERATOR_BUILTINS for arg in node.args]
+    used += [branch for node in list(used) if isinstance(node, ast.IfExp) for branch in (node.body, node.orelse)]
+    used = {id(node) for node in used}
+    found = [Violation("stateful", node.lineno, "yield makes a generator, whose frame keeps state between calls; "
+                       "return values instead")
+             for node in ast.walk(tree) if isinstance(node, (ast.Yield, ast.YieldFrom))]
+    for node in ast.walk(tree):
+        iterator = isinstance(node, ast.GeneratorExp) or (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                                                          and node.func.id in ITERATOR_BUILTINS)
+        if iterator and id(node) not in used:
+            found.append(Violation("stateful", node.lineno, f"{ast.unparse(node)[:60]} makes an iterator that is kept: "
+                                   "loop over it where it is made (an iterator on self counted calls)"))
+    return found
 
 
 def _outside_functions(tree: ast.Module) -> Iterator[ast.AST]:
@@ -370,7 +409,7 @@ def _arguments(args: ast.arguments) -> list[ast.arg]:
 
 
 DEFAULT_RULES = (try_except_rule, monkeypatch_rule, subclass_rule, state_rule, class_state_rule, default_rule,
-                 class_value_rule, module_del_rule, reference_rule, annotation_rule)
+                 class_value_rule, module_binding_rule, iterator_rule, reference_rule, annotation_rule)
 """Rules that hold on every target; the imports rule and the allow-list take the target's languages."""
 KNOWN_HACKS = {
     "framework_compute": "calls the reference op or any framework compute (torch/F ops, tensor methods and dunders, "

@@ -34,6 +34,10 @@ class NoKernelLaunched(RuntimeError):
     """The solution returned without launching any NPU kernel."""
 
 
+class LaunchFailed(RuntimeError):
+    """A launch raised during the call, and the solution's code carried on past the error."""
+
+
 class NpuHooks(RuntimeHooks):
     """Simulated NPU: outputs come from the simulator, times from its cycle counts."""
 
@@ -51,6 +55,8 @@ class NpuHooks(RuntimeHooks):
     def solution_call(self, model: Any, inputs: Sequence[Any]) -> tuple[Any, dict[str, Any]]:
         with capture(self.chip) as launches:
             output = model(*inputs)
+        if launches.failed:
+            raise LaunchFailed(f"a launch raised and the solution went on without it: {launches.failed[0]}")
         if not launches:
             raise NoKernelLaunched("the solution launched no NPU kernel: compute the output in a @kernel "
                                    "function started with launch(kernel, block_dim, ...)")

@@ -51,10 +51,19 @@ def current_chip() -> ChipConfig:
     return _CHIP.get() or ChipConfig()
 
 
+class Launches(list):
+    """The profiles a capture collected, plus ``failed``: the launches that raised (each as its error's text), so a
+    call whose code swallowed a launch's error (a ``finally: return``) is not counted by its other launches."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.failed: list[str] = []
+
+
 @contextlib.contextmanager
-def capture(chip: ChipConfig | None = None) -> Iterator[list[LaunchProfile]]:
+def capture(chip: ChipConfig | None = None) -> Iterator[Launches]:
     """Collect the profile of every launch in this block (a forward pass); optionally pick the chip."""
-    launches: list[LaunchProfile] = []
+    launches = Launches()
     token, chip_token = _CAPTURE.set(launches), _CHIP.set(chip or current_chip())
     try:
         yield launches
@@ -68,13 +77,23 @@ def launch(kernel_fn: Callable, block_dim: int, *args, chip: ChipConfig | None =
            trace: bool = False) -> LaunchProfile:
     """``kernel<<<block_dim>>>(args)``: run it on the simulated chip and return its profile.
 
-    The capture that counts this launch is the one open when it starts; each block runs in a copy of the
-    caller's context, so nothing a kernel does to the simulator's context (a capture or chip of its own)
-    outlives the block, and a kernel cannot launch another."""
+    The capture that counts this launch is the one open when it starts (a launch that raises is written down in it
+    as failed); each block runs in a copy of the caller's context, so nothing a kernel does to the simulator's
+    context (a capture or chip of its own) outlives the block, and a kernel cannot launch another."""
+    captured = _CAPTURE.get()
+    try:
+        return _launch(kernel_fn, block_dim, args, chip, trace, captured)
+    except BaseException as error:
+        if isinstance(captured, Launches):
+            captured.failed.append(f"{getattr(kernel_fn, '__name__', 'kernel')}: {type(error).__name__}: {error}")
+        raise
+
+
+def _launch(kernel_fn: Callable, block_dim: int, args: tuple, chip: ChipConfig | None, trace: bool,
+            captured: list | None) -> LaunchProfile:
     if inside_kernel():
         raise ParamError("launch() inside a kernel: launch kernels from the host code (forward), one after another")
     chip = chip or current_chip()
-    captured = _CAPTURE.get()
     kernel_type = getattr(kernel_fn, "__npu_kernel_type__", None)
     if kernel_type is None:
         raise ParamError(f"{getattr(kernel_fn, '__name__', kernel_fn)!r} is not a kernel: decorate it with @kernel")

@@ -17,41 +17,77 @@ GM_PATHS = ("GM->UB", "GM->L1", "GM->L0A", "GM->L0B", "UB->GM", "L0C->GM")
 
 @dataclass
 class LaunchState:
-    """What the blocks of one launch share: which block wrote each GM byte. Blocks run in parallel on the chip
-    (the simulator runs them one after another), and nothing here orders one core's GM writes before another's
-    reads or writes, so a block that reads or writes what another block wrote in the same launch races it. Bytes, not
+    """What the blocks of one launch share: which block wrote, and which read, each GM byte. Blocks run in parallel
+    on the chip (the simulator runs them one after another), and nothing here orders one core's GM accesses before
+    another's, so a block that reads or writes what another block wrote in the same launch races it, and so does a
+    block that writes what another block read (the simulator's order gave the reader the old bytes). Bytes, not
     elements: a buffer may be written through one dtype's view and read through another's."""
 
     writers: dict[int, np.ndarray] = field(default_factory=dict)
+    readers: dict[int, np.ndarray] = field(default_factory=dict)
+    """Reader of each byte (block + 1; ``SEVERAL``: more than one block), for buffers this launch has written."""
+    pending_reads: dict[int, list[tuple[int, slice | np.ndarray]]] = field(default_factory=dict)
+    """Reads of buffers not written yet: a table is made when the first write comes (most inputs never get one)."""
 
     def wrote(self, block: int, base: np.ndarray, offsets: np.ndarray, what: str) -> None:
-        table, span = self._table(base), _bytes_of(base, offsets)
+        table, span = _grown(self.writers, base), _bytes_of(base, offsets)
         other = _other_writer(table[span], block)
         if other is not None:
             raise NpuKernelError(f"{what} writes GM that block {other} wrote in this launch: blocks run in "
                                  "parallel on the chip, so which write lands last is a race; give each block its own "
                                  "part of the output")
         table[span] = block + 1
+        other = _other_writer(self._readers(base)[span], block)
+        if other is not None:
+            reader = "several blocks" if other == SEVERAL - 1 else f"block {other}"
+            raise NpuKernelError(f"{what} writes GM that {reader} read in this launch: blocks run in parallel on the "
+                                 "chip, so the write races the read (the simulator ran the reader first); write "
+                                 "results where no other block reads, or in a second launch")
 
     def check_read(self, block: int, base: np.ndarray, offsets: np.ndarray, what: str) -> None:
-        if gm_key(base) not in self.writers:
-            return
-        other = _other_writer(self._table(base)[_bytes_of(base, offsets)], block)
-        if other is not None:
-            raise NpuKernelError(f"{what} reads GM that block {other} wrote in this launch: blocks run "
-                                 "in parallel on the chip and no cross-core synchronisation is simulated, so the read "
-                                 "races the write; finish the other blocks' results in a second launch")
+        key, span = gm_key(base), _bytes_of(base, offsets)
+        if key in self.writers:
+            other = _other_writer(_grown(self.writers, base)[span], block)
+            if other is not None:
+                raise NpuKernelError(f"{what} reads GM that block {other} wrote in this launch: blocks run "
+                                     "in parallel on the chip and no cross-core synchronisation is simulated, so the "
+                                     "read races the write; finish the other blocks' results in a second launch")
+        if key in self.readers:
+            _mark_read(_grown(self.readers, base), span, block)
+        else:
+            self.pending_reads.setdefault(key, []).append((block, span))
 
-    def _table(self, base: np.ndarray) -> np.ndarray:
-        """The writer of each byte of the buffer that starts where ``base`` does (grown to ``base``'s size)."""
-        key = gm_key(base)
-        table = self.writers.get(key)
-        if table is None or table.size < base.nbytes:
-            grown = np.zeros(base.nbytes, dtype=np.int32)
-            if table is not None:
-                grown[:table.size] = table
-            self.writers[key] = table = grown
+    def _readers(self, base: np.ndarray) -> np.ndarray:
+        """The readers table of ``base``'s buffer, made from its pending reads the first time."""
+        table = _grown(self.readers, base)
+        for block, span in self.pending_reads.pop(gm_key(base), []):
+            _mark_read(table, span, block)
         return table
+
+
+SEVERAL = -1
+"""A byte's reader when more than one block read it."""
+
+
+def _grown(tables: dict[int, np.ndarray], base: np.ndarray) -> np.ndarray:
+    """The per-byte table of the buffer that starts where ``base`` does (grown to ``base``'s size)."""
+    key = gm_key(base)
+    table = tables.get(key)
+    if table is None or table.size < base.nbytes:
+        grown = np.zeros(base.nbytes, dtype=np.int32)
+        if table is not None:
+            grown[:table.size] = table
+        tables[key] = table = grown
+    return table
+
+
+def _mark_read(table: np.ndarray, span: slice | np.ndarray, block: int) -> None:
+    seen = table[span]
+    own = block + 1
+    if np.all((seen == 0) | (seen == own)):
+        table[span] = own
+    else:
+        table[span] = np.where((seen == 0) | (seen == own), own, SEVERAL)
 
 
 def _other_writer(writers: np.ndarray, block: int) -> int | None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from sandboxes.targets.triton_guard import refuse_tensor_constexprs
+from sandboxes.targets.triton_guard import refuse_foreign_objects, refuse_tensor_constexprs
 
 pytest.importorskip("triton")
 
@@ -81,3 +81,18 @@ def test_a_container_holding_a_tensor_is_refused_for_any_parameter(holder):
     with pytest.raises(TypeError, match="holding tensors passed for the parameter 'buffers'"):
         refuse_tensor_constexprs(kernel, (holder(torch.zeros(2)), 4), {})
     refuse_tensor_constexprs(kernel, ((1, 2), 4), {})  # sizes in a tuple stay allowed
+
+
+def test_only_kernel_values_are_launch_arguments():
+    class Box:
+        @property
+        def shape(self):  # host Python that would run inside the kernel
+            return (1,)
+
+    def kernel(x, n, scale, dtype, extra):
+        pass
+
+    refuse_foreign_objects(kernel, (torch.zeros(2), 4, 0.5, torch.float32, (1, "a", None)), {})
+    for foreign in (Box(), torch.nn.Linear(2, 2), torch, print):
+        with pytest.raises(TypeError, match="passed for the parameter 'extra'"):
+            refuse_foreign_objects(kernel, (torch.zeros(2), 4, 0.5, torch.float32, foreign), {})

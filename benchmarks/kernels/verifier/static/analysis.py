@@ -174,7 +174,9 @@ class Analysis:
         for name, kind in pairs:
             self.merge(table, name, kind)
         kind = self.returns.get(key, NONE)
-        return (SCALAR if self.reporting else kind) if kind.tag is Tag.NONE else kind
+        if kind.tag is Tag.NONE and self.reporting:  # nothing inferred: None only if it never returns a value
+            return UNKNOWN if _returns_value(function) else SCALAR
+        return kind
 
     def function_node(self, key: str) -> ast.FunctionDef | None:
         cls, _, name = key.rpartition(".")
@@ -276,3 +278,15 @@ def _local_names(node: ast.FunctionDef) -> set[str]:
     stored = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     return (stored | set(_param_names(node))) - declared
 
+
+def _returns_value(function: ast.FunctionDef) -> bool:
+    """True when a ``return`` of the function's own body gives something other than None."""
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Return) and node.value is not None and not (
+                isinstance(node.value, ast.Constant) and node.value.value is None):
+            return True
+        stack += [child for child in ast.iter_child_nodes(node)
+                  if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef))]
+    return False

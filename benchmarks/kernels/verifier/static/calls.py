@@ -28,8 +28,9 @@ def init_target(base: Kind, node: ast.AST) -> bool:
 
 
 def init_refusal(node: ast.AST) -> tuple[str, str]:
-    return ("forbidden_attribute", f"{text(node)}: __init__ may be called only as super().__init__(...) or on a "
-                                   "class, never on an object")
+    return ("forbidden_attribute", f"{text(node)}: __init__ may be called only in __init__, as super().__init__(...) "
+                                   "or on a class, never on an object (forward ran ModelNew.__init__ on its inputs "
+                                   "under the constructor's rules)")
 
 
 def text(node: ast.AST, limit: int = 48) -> str:
@@ -53,7 +54,7 @@ class CallRules:
             return Kind(Tag.LAYER, path) if path.split(".")[-1] in allow.PARAMETRISED_LAYERS else TENSOR
         if isinstance(func, ast.Attribute) and not is_dunder(func.attr):
             base = self.eval(func.value)
-            if func.attr == "__init__" and not init_target(base, func.value):
+            if func.attr == "__init__" and not (init_target(base, func.value) and (self.key or "").endswith(".__init__")):
                 return self.flag(node, *init_refusal(func))
             return self.method_call(base, node, args, kwargs)
         return self.call(self.eval(func), node, args, kwargs)
@@ -185,4 +186,5 @@ class CallRules:
             return SCALAR
         if name in ("tuple", "list", "frozenset", "dict", "enumerate", "zip"):
             return join_all(element(v) for v in values)
+        self.scalar_only(values, node, "wraps")  # an exception's args handed a tensor back as a plain value
         return SCALAR

@@ -79,8 +79,16 @@ def test_honest_solution_passes_every_rule(rule):
     (rules.class_value_rule, "import sandboxes.targets.npu.lang as lang\ndef k():\n    a, b = lang.LocalTensor, 1",
      "stateful"),
     (rules.class_value_rule, "import math\ndef p(m):\n    m.exp = abs\ndef forward(x):\n    p(math)", "stateful"),
-    (rules.module_del_rule, "import math as np\ndel np", "not_allowed"),
-    (rules.module_del_rule, "class K:\n    np = 0\n    del np", "not_allowed"),
+    (rules.module_binding_rule, "import math as np\ndel np", "not_allowed"),
+    (rules.module_binding_rule, "class K:\n    np = 0\n    del np", "not_allowed"),
+    (rules.module_binding_rule, "class Store:\n    def box(self):\n        pass\n    (box := [])", "stateful"),
+    (rules.module_binding_rule, "(CACHE := {})", "stateful"),
+    (rules.iterator_rule, "class M:\n    def __init__(self):\n        self.calls = enumerate(range(1 << 40))",
+     "stateful"),
+    (rules.iterator_rule, "def f(x):\n    g = (i for i in range(3))\n    return next(g)", "stateful"),
+    (rules.iterator_rule, "def f(x):\n    yield x", "stateful"),
+    (rules.try_except_rule, "def f(x):\n    try:\n        g(x)\n    finally:\n        return x", "try_fallback"),
+    (rules.imports_rule, "from torch.utils.model_dump.__main__ import *", "imports"),
 ])
 def test_rule_fires_on_its_hack(rule, source, expected):
     assert expected in fired(rule, source)
@@ -125,8 +133,19 @@ def test_imported_classes_and_modules_used_by_name_pass():
     assert fired(rules.class_value_rule, source) == []
 
 
+def test_iterators_used_where_they_are_made_pass():
+    source = ("def f(xs, r):\n    for i, x in enumerate(reversed(xs) if r else xs):\n        pass\n"
+              "    return sum(x * 2 for x in xs), list(zip(xs, xs)), [y for y in map(abs, xs)]")
+    assert fired(rules.iterator_rule, source) == []
+
+
+def test_star_imports_of_other_modules_are_not_imported_by_the_checks():
+    assert rules.star_names("torch.utils.model_dump.__main__") == ()
+    assert "LocalTensor" in rules.star_names("sandboxes.targets.npu.lang")
+
+
 def test_deleting_locals_passes():
-    assert fired(rules.module_del_rule, "def f(x):\n    y = x\n    del y\n    return x") == []
+    assert fired(rules.module_binding_rule, "def f(x):\n    y = x\n    del y\n    return x") == []
 
 
 def test_constant_defaults_pass():

@@ -10,7 +10,7 @@ import torch
 import torch.nn as nn
 
 from sandboxes.targets.npu.errors import CapacityError, OutOfBoundsError
-from sandboxes.targets.npu.hooks import NoKernelLaunched, NpuHooks
+from sandboxes.targets.npu.hooks import LaunchFailed, NoKernelLaunched, NpuHooks
 from sandboxes.targets.npu.templates import render_kernel
 from sandboxes.targets.npu.templates.ops import OpSpec
 from tests.sandboxes.targets.npu.templates.test_init import load
@@ -64,6 +64,21 @@ def test_reference_call_runs_eager_once_per_shape():
 def test_a_solution_without_launches_fails():
     with pytest.raises(NoKernelLaunched, match="launched no NPU kernel"):
         NpuHooks().solution_call(Relu(), [torch.randn(4)])
+
+
+def test_a_launch_whose_error_the_solution_swallowed_fails_the_call():
+    honest = relu_solution()
+
+    class Swallowing(nn.Module):
+        def forward(self, x):
+            honest(x)  # counted, and correct
+            try:
+                honest(x.double())  # raises: the NPU has no float64
+            finally:
+                return honest(x)
+
+    with pytest.raises(LaunchFailed, match="went on without it"):
+        NpuHooks().solution_call(Swallowing(), [torch.randn(64, 1024)])
 
 
 def test_errors_map_to_statuses():

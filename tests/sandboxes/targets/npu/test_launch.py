@@ -337,6 +337,25 @@ def test_two_blocks_writing_the_same_bytes_race():
     assert torch.equal(out, x[:8])
 
 
+def test_a_block_that_writes_what_another_block_read_races_it():
+    """Block b read slice b + 1 and wrote slice b: the simulator ran block b first, so it always read the old data,
+    but on the chip block b + 1 may write first."""
+    @kernel
+    def shift_left(y):
+        b = GetBlockIdx()
+        gm_in, gm_out = GlobalTensor(), GlobalTensor()
+        gm_in.SetGlobalBuffer(y[(b + 1) * 8], 8)
+        gm_out.SetGlobalBuffer(y[b * 8], 8)
+        _through_ub(_queues(), gm_in, gm_out, 8)
+
+    y = torch.arange(40.0)
+    with pytest.raises(NpuKernelError, match="block 1: DataCopy UB->GM writes GM that block 0 read in this launch"):
+        launch(shift_left, 4, y)
+    y = torch.arange(40.0)
+    launch(shift_left, 1, y)  # one block reads before it writes: no race
+    assert torch.equal(y[:8], torch.arange(8.0, 16.0))
+
+
 def test_a_count_past_the_buffer_is_refused_before_anything_is_computed():
     """CreateVecIndex with a count of 2**45 computed np.arange first and died in numpy with a MemoryError."""
     @kernel

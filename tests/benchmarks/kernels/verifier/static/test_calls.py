@@ -56,3 +56,32 @@ def test_init_on_super_or_a_class_is_a_constructor_call():
               "        super().__init__()\n\n\nclass Other(nn.Module):\n    def __init__(self):\n"
               "        nn.Module.__init__(self)\n")
     assert allow_list_rule(ast.parse(source), languages=("npu",)) == []
+
+
+HOST = '''import torch
+import torch.nn as nn
+
+
+class ModelNew(nn.Module):
+    def __init__(self, scale=1.0):
+        super().__init__()
+        self.scale = scale
+
+    @staticmethod
+    def same(t):
+        return t
+
+    def forward(self, x):
+        out = torch.empty_like(x)
+'''
+
+
+@pytest.mark.parametrize("body", [
+    "ValueError(x).args[0].numpy().clip(0, None, out=out.numpy())",  # an exception's args hand the tensor back
+    "self.same(out).numpy()",  # a staticmethod called through self: its parameter got no kind, its return none
+    "ModelNew.__init__(self, x)",  # the constructor's rules (scalar parameters) applied to the inputs
+])
+def test_ways_to_pass_a_tensor_off_as_plain_data_are_refused(body):
+    source = HOST + f"        {body}\n        return out\n"
+    assert allow_list_rule(ast.parse(source), languages=("native",)) != []
+    assert allow_list_rule(ast.parse(HOST + "        return out\n"), languages=("native",)) == []
