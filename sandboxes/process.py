@@ -10,6 +10,7 @@ removes its work dir and cgroup (local) or its container (docker).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import subprocess
@@ -18,6 +19,8 @@ import time
 from typing import Callable
 
 STDERR_TAIL_BYTES = 64 * 1024
+WRITE_TIMEOUT_S = 60.0
+"""How long :meth:`SandboxProcess.write` waits for a process to take its input, unless told otherwise."""
 
 
 class ProcessExited(Exception):
@@ -61,11 +64,22 @@ class SandboxProcess:
         code = self.popen.poll()
         return None if code is None else 128 - code if code < 0 else code
 
-    def write(self, data: bytes) -> None:
-        """Send ``data`` to the process's stdin; ProcessExited when it cannot take it."""
+    def write(self, data: bytes, timeout_s: float = WRITE_TIMEOUT_S) -> None:
+        """Send ``data`` to the process's stdin; ProcessExited when it cannot take it, TimeoutError when it does not
+        take it all within ``timeout_s`` (a process that never reads its input blocked the writer for good)."""
+        deadline = time.monotonic() + timeout_s
+        view = memoryview(data)
         try:
-            self.popen.stdin.write(data)
-            self.popen.stdin.flush()
+            fd = self.popen.stdin.fileno()
+            os.set_blocking(fd, False)
+            while view:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or not select.select([], [fd], [], remaining)[1]:
+                    raise TimeoutError(f"the sandboxed process took no input for {timeout_s:.1f} s")
+                with contextlib.suppress(BlockingIOError):
+                    view = view[os.write(fd, view):]
+        except TimeoutError:
+            raise
         except (BrokenPipeError, OSError, ValueError) as error:
             raise ProcessExited(f"the sandboxed process no longer reads its input: {error}") from error
 

@@ -44,6 +44,12 @@ def test_end_of_output_and_exit_code(any_sandbox):
             process.write(b"anyone?\n" * 20000)
 
 
+def test_a_write_to_a_process_that_never_reads_times_out(any_sandbox):
+    with any_sandbox.spawn(["sleep", "1000"], limits=SMALL) as process:
+        with pytest.raises(TimeoutError, match="took no input"):
+            process.write(b"x" * (4 << 20), timeout_s=0.5)
+
+
 DAEMON = ("import os, sys, time\n"
           "if os.fork() == 0:\n"
           "    os.setsid()\n"

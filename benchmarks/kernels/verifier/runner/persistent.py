@@ -113,7 +113,7 @@ class PersistentRunner:
         deadline = time.monotonic() + config.timeout_s
         server.served += 1
         try:
-            process.write(json.dumps(request).encode() + b"\n")
+            process.write(json.dumps(request).encode() + b"\n", config.timeout_s)
             while True:
                 line = process.read_line(max(0.0, deadline - time.monotonic())).decode(errors="replace")
                 if line.startswith("AKRESTART") and not signed:

@@ -236,7 +236,7 @@ class ScriptedServer:
     def __init__(self, lines, code=None):
         self.lines, self.code, self.closed = list(lines), code, False
 
-    def write(self, data):
+    def write(self, data, timeout_s):
         pass
 
     def read_line(self, timeout_s):
