@@ -24,7 +24,8 @@ from sandboxes.targets.inline_build import GLUE_MARK, KEPT_CPP
 USER_LINES = "user.i"
 UNDEFINED = "undefined.txt"
 INSTRUCTIONS = "instructions.txt"
-PROBE_FILES = (USER_LINES, UNDEFINED, INSTRUCTIONS)
+WRITABLE = "writable.txt"
+PROBE_FILES = (USER_LINES, UNDEFINED, INSTRUCTIONS, WRITABLE)
 SYSTEM_CALLS = ("syscall", "sysenter", "int", "svc")
 CLOCK_READS = ("rdtsc", "rdtscp", "rdpid", "rdpmc", "cntvct_el0", "cntpct_el0", "pmccntr_el0")
 REFUSED_INSTRUCTIONS = SYSTEM_CALLS + CLOCK_READS
@@ -87,6 +88,17 @@ ATEN_KERNELS = re.compile(r"\bnative\s*::|\bat\s*::\s*native\b|\bnamespace\s+(?:
 so a solution that includes one compiles the framework's kernel into its object, with no undefined symbol and no
 dispatcher call for the checks to see. However spelled: ``native::`` inside a reopened ``namespace at``, after
 ``using namespace at``; and a solution may not reopen the framework's namespaces at all."""
+TOOLCHAIN_DATA = frozenset({"completed.0", "__frame_dummy_init_array_entry", "__dso_handle", "__TMC_END__",
+                            "__do_global_dtors_aux_fini_array_entry", "_GLOBAL_OFFSET_TABLE_", "_DYNAMIC", "_end",
+                            "_edata", "__bss_start"})
+"""Data every shared object has (the C runtime's start files and the linker's)."""
+LIBRARY_DATA = re.compile(r"(?:typeinfo (?:name )?for|vtable for|VTT for|construction vtable for) |DW\.ref\.|"
+                          r"(?:guard variable for )?(?:std|__gnu_cxx|pybind11|c10|at|torch|caffe2)::|"
+                          r"(?:guard variable for )?PyInit_ak_[0-9a-f]+::(?:def|mod_def_slots)$|\.gomp_critical_user_")
+"""Read-only type data, the headers' own statics (a solution may not reopen those namespaces), load_inline's
+module definition and OpenMP's critical-section locks."""
+STD_NAMESPACES = re.compile(r"(?:^|[;{}])\s*(?:inline\s+)?namespace\s+(?:std|__gnu_cxx|__cxxabiv1)\b", re.MULTILINE)
+"""Reopening the standard library's namespaces: data defined there would pass for the library's own."""
 FORBIDDEN_NAMES = (
     (PYTHON_API, "code", "the Python C API or pybind11 objects", "a kernel takes and returns tensors; let "
                                                                  "load_inline(functions=[...]) bind it (no "
@@ -99,6 +111,7 @@ FORBIDDEN_NAMES = (
     (ATEN_KERNELS, "code", "ATen's own kernels (native::) or the framework's namespaces",
      "a kernel computes itself; a kernel of ATen's compiled in from its headers is the framework's compute"),
     (ELF_WALK, "code", "the loader's or ELF tables", "a kernel calls only its own code and the allowed runtime"),
+    (STD_NAMESPACES, "code", "a reopened standard-library namespace", "define your code in your own namespace"),
     (LOOKUP_NAMES, "strings", "a symbol name to look up", "a kernel calls only its own code and the allowed runtime"),
 )
 FILE_MARK = "agentkiln_file_"
@@ -142,6 +155,8 @@ def probe_script(build: Sequence[Sequence[str]], kept: Sequence[str], artifact: 
     lines.append(f"nm -u {quoted} | awk '{{print $NF}}' | sed 's/@.*//' | c++filt -p > {UNDEFINED}")
     lines.append(f"objdump -d --no-show-raw-insn {quoted} | awk -F'\\t' {shlex.quote(_instruction_filter())} "
                  f"| sort | uniq -c > {INSTRUCTIONS}")
+    lines.append(f"nm -C --defined-only {quoted} | awk '$2 ~ /^[bBdDuvVsSgGC]$/ {{ $1 = \"\"; $2 = \"\"; "
+                 f"sub(/^ +/, \"\"); print }}' > {WRITABLE}")
     return "set -e\n" + "\n".join(lines)
 
 
@@ -172,6 +187,8 @@ def judge(files: Mapping[str, bytes], build: str, marker: str = "") -> BuildOutc
     problems += instruction_problems(files[INSTRUCTIONS].decode(errors="replace"))
     found = symbols.refused(files[UNDEFINED].decode(errors="replace").splitlines(), build)
     problems += [(rule, _symbol_message(rule, names)) for rule, names in sorted(found.items(), reverse=True)]
+    if build != "cuda":  # nvcc's own host stubs keep writable data; a CUDA build is only compiled here
+        problems += state_problems(files[WRITABLE].decode(errors="replace"))
     if not problems:
         return None
     return _rejected(*problems[0], extra=[f"[{rule}] {message}" for rule, message in problems[1:]])
@@ -219,6 +236,20 @@ def forbidden_names(user: str, marker: str = "") -> list[tuple[str, str]]:
             if found:
                 return [("native_framework_call", f"native code uses {what} ({found.group(0)}): {instead}")]
     return []
+
+
+def state_problems(listing: str) -> list[tuple[str, str]]:
+    """Writable global or static data the built code defines (``nm --defined-only`` names of data symbols), other
+    than the toolchain's own and the libraries' (:data:`TOOLCHAIN_DATA`, :data:`LIBRARY_DATA`): a static kept a
+    matrix decoded on the first call and served it to every later one (2.6x on macko_spmv), an output buffer or a
+    call count."""
+    names = [name for name in (line.strip() for line in listing.splitlines())
+             if name and name not in TOOLCHAIN_DATA and not LIBRARY_DATA.match(name)]
+    if not names:
+        return []
+    return [("stateful", f"the built code keeps writable global or static data ({', '.join(names[:MAX_NAMED])}): a "
+                         "kernel may not keep state between calls; use const or constexpr tables, and tensors the "
+                         "forward pass allocates")]
 
 
 def instruction_problems(listing: str) -> list[tuple[str, str]]:

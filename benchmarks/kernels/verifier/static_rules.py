@@ -263,6 +263,12 @@ def state_rule(tree: ast.Module) -> list[Violation]:
     module_names |= {(alias.asname or alias.name).split(".")[0] for node in tree.body
                      if isinstance(node, (ast.Import, ast.ImportFrom)) for alias in node.names}
     for function in _walk_functions(tree):
+        parameters = {a.arg for a in _arguments(function.args)}
+        found += [Violation("stateful", node.lineno, f"{ast.unparse(node)[:60]}: += on a parameter changes the "
+                            "caller's list in place (a module-level list or one on self counted calls); write "
+                            f"{node.target.id} = {node.target.id} + ... instead")
+                  for node in _own_scope(function) if isinstance(node, ast.AugAssign)
+                  and isinstance(node.target, ast.Name) and node.target.id in parameters]
         owners = module_names | ({"self"} if function.name != "__init__" else set())
         for node in ast.walk(function):
             found += [Violation("stateful", node.lineno, f"{function.name} assigns {ast.unparse(t)}: storing state "
@@ -272,6 +278,10 @@ def state_rule(tree: ast.Module) -> list[Violation]:
     return found
 
 
+CLASS_BODY = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Assign, ast.AnnAssign, ast.Expr, ast.Pass)
+"""The statements a class body may hold (an expression statement is its docstring)."""
+
+
 def class_state_rule(tree: ast.Module) -> list[Violation]:
     """Class-level names are constants: a class-level list or dict is one object every instance shares (a carrier
     that took host tensors from forward into kernels, through ``self.box`` or a tiling's ``tiling.box``)."""
@@ -279,6 +289,11 @@ def class_state_rule(tree: ast.Module) -> list[Violation]:
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef):
             for statement in node.body:
+                if not isinstance(statement, CLASS_BODY):
+                    found.append(Violation("stateful", statement.lineno, f"a class body holds methods and constants "
+                                           f"only, not {type(statement).__name__.lower()} statements (a class-level "
+                                           "for bound a list every instance shared)"))
+                    continue
                 names = [name for name in class_level_names(statement) if not name.startswith("__")]
                 if names and not is_literal(statement.value):
                     found.append(Violation("stateful", statement.lineno, f"{node.name}.{names[0]} is class-level data "
@@ -371,6 +386,23 @@ def iterator_rule(tree: ast.Module) -> list[Violation]:
     return found
 
 
+def comprehension_rule(tree: ast.Module) -> list[Violation]:
+    """A comprehension's variable does not reuse a module-level name: the comprehension has a scope of its own, so
+    the name still means the module's object outside it, while the checks took it for the function's local
+    (``[torch for torch in (0,)]`` hid every later ``torch.`` path of the function from them)."""
+    module_names = set(module_aliases(tree)) | {name for statement in tree.body for name in _bound_by(statement)}
+    return [Violation("not_allowed", n.lineno, f"the comprehension variable {n.id} hides the module-level name "
+                      f"{n.id}: name it something else")
+            for node in ast.walk(tree) if isinstance(node, ast.comprehension)
+            for n in ast.walk(node.target) if isinstance(n, ast.Name) and n.id in module_names]
+
+
+def _bound_by(statement: ast.stmt) -> list[str]:
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [statement.name]
+    return [t.id for target in _assign_targets(statement) for t in ast.walk(target) if isinstance(t, ast.Name)]
+
+
 def _outside_functions(tree: ast.Module) -> Iterator[ast.AST]:
     """Every node of the module and class bodies, not descending into functions and lambdas."""
     stack: list[ast.AST] = [tree]
@@ -409,7 +441,8 @@ def _arguments(args: ast.arguments) -> list[ast.arg]:
 
 
 DEFAULT_RULES = (try_except_rule, monkeypatch_rule, subclass_rule, state_rule, class_state_rule, default_rule,
-                 class_value_rule, module_binding_rule, iterator_rule, reference_rule, annotation_rule)
+                 class_value_rule, module_binding_rule, iterator_rule, comprehension_rule, reference_rule,
+                 annotation_rule)
 """Rules that hold on every target; the imports rule and the allow-list take the target's languages."""
 KNOWN_HACKS = {
     "framework_compute": "calls the reference op or any framework compute (torch/F ops, tensor methods and dunders, "

@@ -179,3 +179,47 @@ def test_atens_own_kernels_are_refused_in_the_solutions_lines(line):
     problems = forbidden_names(line + "\n")
     assert problems and "ATen's own kernels" in problems[0][1]
     assert forbidden_names("auto v = at::vec::Vectorized<float>::loadu(p);\n") == []  # the SIMD wrappers stay
+
+
+HONEST_IDIOMS = b'''#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <memory>
+#include <vector>
+static const float LUT[4] = {1, 2, 3, 4};
+constexpr int K = 8;
+struct Base { virtual float f(float x) const { return x; } virtual ~Base() = default; };
+struct Square : Base { float f(float x) const override { return x * x; } };
+extern "C" void f(float* y, const float* x, long n) {
+    std::vector<float> tmp(x, x + n);
+    std::sort(tmp.begin(), tmp.end());
+    std::unique_ptr<Base> b(new Square());
+    std::function<float(float)> g = [&](float v) { return b->f(v) + std::exp(v); };
+    #pragma omp parallel for
+    for (long i = 0; i < n; ++i) {
+        #pragma omp critical
+        { y[i] = g(x[i]) + LUT[i % 4] + K; }
+    }
+}
+'''
+
+
+def test_constant_tables_classes_lambdas_and_the_library_keep_no_state_of_the_solutions(tmp_path):
+    assert judge(probe(tmp_path, HONEST_IDIOMS), "cpp") is None
+
+
+@pytest.mark.parametrize("state,use", [(b"static long calls = 0;", b"o[0] = ++calls;"),
+                                       (b"float* cache = nullptr;", b"if (!cache) cache = o; o[0] = cache[1];"),
+                                       (b"namespace { std::vector<float> kept; }", b"kept.push_back(n); o[0] = kept[0];"),
+                                       (b"thread_local int seen = 0;", b"o[0] = ++seen;"),
+                                       (b"", b"static int hits; o[0] = ++hits;")])
+def test_writable_global_or_static_data_is_state_between_calls(tmp_path, state, use):
+    """A static kept a matrix decoded on the first call for every later one (2.6x on macko_spmv), or a call count."""
+    source = b"#include <vector>\n" + state + b'\nextern "C" void f(float* o, long n) { ' + use + b" }\n"
+    verdict = judge(probe(tmp_path, source), "cpp")
+    assert verdict.rejected and "[stateful]" in verdict.error and "writable global or static data" in verdict.error
+
+
+def test_the_standard_librarys_namespaces_may_not_be_reopened():
+    assert forbidden_names("namespace std { int hidden; }")
+    assert not forbidden_names("using namespace std;\nint f();")

@@ -5,7 +5,10 @@ Against the first edition's two fixed input sets such a cache paid off; fresh in
 so from the second call on the cache answers with an earlier output, which the check of that call sees.
 (A cache keyed on the exact values never hits on fresh inputs: it just does the work every call.)
 
-expect: rejected cached result
+The cache's state lives in a tensor the Python side keeps between calls (C++ statics are refused by the
+native check: writable global data); with the static checks on, that tensor is refused too.
+
+expect: rejected stateful at module level makes a tensor shared
 runtime: rejected correctness cached result
 """
 
@@ -20,8 +23,9 @@ SOURCE = r"""
 #include <cstring>
 #include <map>
 #include <vector>
-static std::map<int64_t, std::vector<float>> cache;
-extern "C" void relu_f32(float* out, const float* x, int64_t n) {
+extern "C" void relu_f32(float* out, const float* x, int64_t n, int64_t* state) {
+    if (state[0] == 0) state[0] = reinterpret_cast<int64_t>(new std::map<int64_t, std::vector<float>>());
+    auto& cache = *reinterpret_cast<std::map<int64_t, std::vector<float>>*>(state[0]);
     int64_t finite = 0;
     for (int64_t k = 0; k < 64 && k < n; ++k) finite += std::isfinite(x[(k * 7919) % n]);
     const int64_t key = n * 128 + finite;
@@ -31,11 +35,12 @@ extern "C" void relu_f32(float* out, const float* x, int64_t n) {
     cache[key] = std::vector<float>(out, out + n);
 }
 """
-lib = load_cpp("relu_value_cache", SOURCE, {"relu_f32": ["tensor", "tensor", "int"]})
+STATE = torch.zeros(1, dtype=torch.int64)
+lib = load_cpp("relu_value_cache", SOURCE, {"relu_f32": ["tensor", "tensor", "int", "tensor"]})
 
 
 class ModelNew(nn.Module):
     def forward(self, x):
         out = torch.empty_like(x)
-        lib.relu_f32(out, x, x.numel())
+        lib.relu_f32(out, x, x.numel(), STATE)
         return out

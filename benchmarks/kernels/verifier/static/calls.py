@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 
 from benchmarks.kernels.verifier.static import allowlist as allow
-from benchmarks.kernels.verifier.static.kinds import SCALAR, TENSOR, Kind, Tag, element, join_all
+from benchmarks.kernels.verifier.static.kinds import SCALAR, TENSOR, UNKNOWN, Kind, Tag, element, join_all
 from benchmarks.kernels.verifier.static.paths import Refused, init_call, path_call
 
 REFUSED = Kind(Tag.UNKNOWN, "refused")
@@ -182,8 +182,8 @@ class CallRules:
         if name in ("len", "isinstance"):
             return SCALAR
         if name in allow.DATA_BUILTINS or name == "slice":
-            self.scalar_only(values, node, "converts or reduces")
-            return SCALAR
+            self.scalar_only(values, node, "converts or reduces")  # allowed in __init__: the result may be a tensor
+            return SCALAR if all(v.tag is Tag.SCALAR for v in values) else UNKNOWN
         if name in ("tuple", "list", "frozenset", "dict", "enumerate", "zip"):
             return join_all(element(v) for v in values)
         self.scalar_only(values, node, "wraps")  # an exception's args handed a tensor back as a plain value

@@ -175,12 +175,14 @@ def path_call(path: str, ctx: str, args: Sequence[Kind]) -> Kind:
         if ctx == "host":
             raise Refused("not_allowed", f"{name}() builds a library: call it at module level or in __init__")
         return _scalar_args(path, args, Kind(Tag.LIB, path), ctx)
-    if path.startswith("torch.") and name in allow.ALLOCATION and path.count(".") == 1:
-        if ctx == "module":
-            raise Refused("stateful", f"{path}() at module level makes a tensor shared by every call: allocate "
-                                      "inside forward")
-        return TENSOR
     creation = path.count(".") == 1 and name in allow.INIT_CREATION
+    makes_tensor = (path.startswith("torch.") and name in allow.ALLOCATION and path.count(".") == 1) or creation or (
+        path.startswith(("torch.nn.init.", "torch.nn.Parameter")) or path in ("torch.tensor", "torch.as_tensor"))
+    if makes_tensor and ctx == "module":
+        raise Refused("stateful", f"{path}() at module level makes a tensor shared by every call: allocate "
+                                  "inside forward (or in __init__, as a buffer)")
+    if path.startswith("torch.") and name in allow.ALLOCATION and path.count(".") == 1:
+        return TENSOR
     if path.startswith(("torch.nn.init.", "torch.nn.Parameter")) or creation:
         return TENSOR
     if path.startswith("torch.nn.") and name in allow.PARAMETRISED_LAYERS:

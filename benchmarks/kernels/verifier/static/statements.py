@@ -7,7 +7,7 @@ import ast
 import copy
 
 from benchmarks.kernels.verifier.static.expressions import REFUSED, ExpressionScope, text
-from benchmarks.kernels.verifier.static.kinds import NONE, SCALAR, Kind, Tag, element, join
+from benchmarks.kernels.verifier.static.kinds import NONE, SCALAR, Kind, Tag, element, join, join_all
 
 LOOP_BUILTINS = ("enumerate", "zip")
 
@@ -152,6 +152,9 @@ class Scope(ExpressionScope):
         owner = self.eval(target.value)
         if kind.tag is Tag.LAMBDA:
             self.flag(target, "not_allowed", "a lambda may only be a Triton launch grid, not stored")
+        elif owner.tag is Tag.SELF and self.ctx != "init" and self.analysis.is_module_class(owner.name):
+            self.flag(target, "stateful", f"assigning {text(target)} stores state on the module outside __init__ "
+                                          "(through a helper's parameter too): keep per-call values in locals")
         elif owner.tag in (Tag.SELF, Tag.OBJ):
             self.analysis.assign_attribute(owner.name, target.attr, kind)
         elif owner.tag in (Tag.TENSOR, Tag.UNKNOWN) and owner != REFUSED:
@@ -172,16 +175,19 @@ class Scope(ExpressionScope):
                                              "in names")
 
     def bind_loop(self, target: ast.AST, iterable: ast.AST) -> None:
-        kind = self.eval(iterable)
         builtin = iterable.func.id if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) else ""
-        if builtin in LOOP_BUILTINS and isinstance(target, ast.Tuple) and not any(
-                isinstance(a, ast.Starred) for a in iterable.args):
-            parts = [SCALAR, *(element(self.eval(a)) for a in iterable.args)] if builtin == "enumerate" else [
-                element(self.eval(a)) for a in iterable.args]
+        if builtin in LOOP_BUILTINS and isinstance(target, ast.Tuple) and not iterable.keywords and not any(
+                isinstance(a, ast.Starred) for a in iterable.args) and builtin not in self.local_names:
+            self.eval(iterable.func)
+            items = [element(self.eval(a)) for a in iterable.args]  # each argument once: nested loops stay linear
+            parts = [SCALAR, *items] if builtin == "enumerate" else items
             if len(parts) == len(target.elts) or builtin == "zip":
                 for item, part in zip(target.elts, parts):
                     self.bind(item, part, None)
                 return
+            kind = join_all(items)
+        else:
+            kind = self.eval(iterable)
         self.bind(target, element(kind), None)
 
 

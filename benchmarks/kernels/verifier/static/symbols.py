@@ -124,9 +124,11 @@ class ModuleIndex:
         return {s.name: s for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))} if node else {}
 
     def own_bases(self, cls: str) -> list[str]:
-        """Bases of ``cls`` that are classes of this module."""
+        """Bases of ``cls`` that are classes of this module defined before it (a later one is not bound yet when
+        the class statement runs, so bases never form a cycle)."""
         node = self.classes.get(cls)
-        return [b.id for b in node.bases if isinstance(b, ast.Name) and b.id in self.classes] if node else []
+        return [b.id for b in node.bases if isinstance(b, ast.Name) and b.id in self.classes
+                and self.classes[b.id].lineno < node.lineno] if node else []
 
     def base_paths(self, cls: str) -> list[str]:
         """Imported dotted paths of ``cls``'s bases (``torch.nn.Module``)."""

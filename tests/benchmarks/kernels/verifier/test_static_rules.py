@@ -89,6 +89,9 @@ def test_honest_solution_passes_every_rule(rule):
     (rules.iterator_rule, "def f(x):\n    yield x", "stateful"),
     (rules.try_except_rule, "def f(x):\n    try:\n        g(x)\n    finally:\n        return x", "try_fallback"),
     (rules.imports_rule, "from torch.utils.model_dump.__main__ import *", "imports"),
+    (rules.comprehension_rule, "import torch\ndef f(x):\n    names = [torch for torch in (0,)]", "not_allowed"),
+    (rules.class_state_rule, "class M:\n    for shared in ([],):\n        pass", "stateful"),
+    (rules.state_rule, "SEEN = []\ndef note(box, n):\n    box += [n]", "stateful"),
 ])
 def test_rule_fires_on_its_hack(rule, source, expected):
     assert expected in fired(rule, source)

@@ -66,6 +66,7 @@ class ModelNew(nn.Module):
     def __init__(self, scale=1.0):
         super().__init__()
         self.scale = scale
+        self.count = abs(torch.zeros(()))
 
     @staticmethod
     def same(t):
@@ -76,12 +77,35 @@ class ModelNew(nn.Module):
 '''
 
 
-@pytest.mark.parametrize("body", [
-    "ValueError(x).args[0].numpy().clip(0, None, out=out.numpy())",  # an exception's args hand the tensor back
-    "self.same(out).numpy()",  # a staticmethod called through self: its parameter got no kind, its return none
-    "ModelNew.__init__(self, x)",  # the constructor's rules (scalar parameters) applied to the inputs
+PICK = "def pick(*items):\n    return items[1]\n\n\n"
+BUMP = "def bump(box, n):\n    box.calls = n\n\n\n"
+
+
+@pytest.mark.parametrize("helpers,body", [
+    ("", "ValueError(x).args[0].numpy().clip(0, None, out=out.numpy())"),  # an exception's args hand the tensor back
+    ("", "self.same(out).numpy()"),  # a staticmethod called through self: its parameter got no kind, its return none
+    ("", "ModelNew.__init__(self, x)"),  # the constructor's rules (scalar parameters) applied to the inputs
+    (PICK, "pick(0, x).numpy()"),  # *items took only the first argument's kind
+    (BUMP, "bump(self, 1)"),  # a helper given self stores state on the module
+    ("", "self.count.fill_(1)"),  # abs() of a tensor in __init__ was a plain number
 ])
-def test_ways_to_pass_a_tensor_off_as_plain_data_are_refused(body):
-    source = HOST + f"        {body}\n        return out\n"
+def test_ways_to_pass_a_tensor_off_as_plain_data_are_refused(helpers, body):
+    source = HOST.replace("class ModelNew", helpers + "class ModelNew") + f"        {body}\n        return out\n"
     assert allow_list_rule(ast.parse(source), languages=("native",)) != []
     assert allow_list_rule(ast.parse(HOST + "        return out\n"), languages=("native",)) == []
+
+
+def test_a_chain_of_helpers_longer_than_a_few_rounds_is_followed_to_the_end():
+    chain = "".join(f"def h{i}(p):\n    if p is None:\n        return 0\n    return h{i + 1}(p)\n" for i in range(26))
+    source = HOST.replace("class ModelNew", chain + "def h26(p):\n    return p\n\n\nclass ModelNew")
+    source += "        h0(x).numpy()\n        return out\n"
+    assert "framework_compute" in [v.rule for v in allow_list_rule(ast.parse(source), languages=("native",))]
+
+
+def test_nested_loops_over_enumerate_are_checked_in_linear_time():
+    """bind_loop evaluated enumerate's argument twice: 30 nested comprehensions took hours."""
+    nested = "x"
+    for _ in range(30):
+        nested = f"[v for i, v in enumerate({nested})]"
+    source = HOST + f"        y = {nested}\n        return out\n"
+    allow_list_rule(ast.parse(source), languages=("native",))

@@ -92,3 +92,8 @@ def test_names_bound_inside_module_level_blocks_are_not_surely_bound():
                                   "def f():\n    pass\nclass K:\n    pass\n"))
     assert found.surely_bound == {"math", "A", "f", "K"}
     assert {"C", "D"} <= set(found.bindings)
+
+
+def test_own_bases_are_classes_defined_before():
+    found = build_index(ast.parse("class A(B):\n    pass\nclass B(A):\n    pass\nclass C(B):\n    pass\n"))
+    assert (found.own_bases("A"), found.own_bases("B"), found.own_bases("C")) == ([], ["A"], ["B"])
