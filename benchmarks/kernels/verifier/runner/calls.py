@@ -85,6 +85,10 @@ class Side:
         """The output of the last call (copied out of the region when ``snapshot``); a non-tensor or
         oversized output is a Verdict."""
         reply = self.worker.request({"cmd": "output"}, f"{what} (output)")
+        if reply.get("own_state_changed"):
+            raise Verdict("rejected", f"{what}: the solution changed its own parameters, buffers or tensor attributes "
+                                      "during the call; a kernel may not keep state between calls (write results to "
+                                      "the output and scratch you allocate in forward)", stage="mutation")
         kind = reply.get("output_kind")
         if kind != "tensor":
             raise Verdict("rejected", f"{what}: output must be a plain materialised torch.Tensor, got {kind}",

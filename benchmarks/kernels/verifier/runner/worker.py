@@ -30,7 +30,7 @@ import torch
 import torch.utils.cpp_extension  # noqa: F401  (half a second: imported once, before the workers are forked)
 
 from benchmarks.kernels.verifier.runner.confine import confine
-from benchmarks.kernels.verifier.runner.inputs import map_region, overlapping_input, stride_order, views
+from benchmarks.kernels.verifier.runner.inputs import map_region, overlapping_input, same_bits, stride_order, views
 from benchmarks.kernels.verifier.runner.protocol import Channel, ChannelClosed
 from benchmarks.kernels.verifier.runner.tripwire import Tripwire, trusted_roots
 from sandboxes.targets import native
@@ -68,6 +68,8 @@ class Worker:
         self.output_region: Any = None
         self.last_output: Any = None
         self.tripwire: Tripwire | None = None
+        self.own_state: list[tuple[_Tensor, _Tensor]] = []
+        """The solution's own tensors, each with a copy made when it was built (none is to change in a call)."""
         self.handlers = {"layout": self.layout, "prep": self.prep, "run": self.run, "output": self.output}
         """Bound before the solution is imported: rebinding ``Worker.output`` from the solution's code (work done in
         the untimed hand-over, 5.9x with the static checks off) changes nothing here."""
@@ -91,6 +93,8 @@ class Worker:
         self.model = model_class(*init_inputs)
         if hasattr(self.model, "to"):
             self.model = self.model.to(self.hooks.device)
+        if self.role == "solution":
+            self.own_state = [(tensor, tensor.detach().clone()) for tensor in own_tensors(self.model)]
         self.channel.send({"event": "ready", "confinement": confinement})
         self.serve()
 
@@ -169,7 +173,8 @@ class Worker:
                 host.copy_(device)
         output, kind = self.last_output, _output_kind(self.last_output)
         reply = {"ok": True, "output_kind": kind, "overlap": None,
-                 "tripwire": self.tripwire.report() if self.tripwire else None}
+                 "tripwire": self.tripwire.report() if self.tripwire else None,
+                 "own_state_changed": any(not same_bits(now, then) for now, then in self.own_state)}
         if kind != "tensor":
             return reply
         reply.update(overlap=overlapping_input(output, self.inputs), shape=list(output.shape),
@@ -197,6 +202,19 @@ class Traced:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._model, name)
+
+
+def own_tensors(model: Any) -> list[_Tensor]:
+    """Every tensor the model holds: parameters, buffers and plain tensor attributes of it and its submodules, also
+    in a list, tuple or dict attribute. A kernel that wrote into one kept state between calls (a decoded matrix in a
+    buffer, served to every later call) where no static rule sees it."""
+    modules = list(model.modules()) if hasattr(model, "modules") else [model]
+    found: dict[int, _Tensor] = {}
+    for module in modules:
+        for value in getattr(module, "__dict__", {}).values():
+            items = value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else [value]
+            found.update((id(item), item) for item in items if isinstance(item, _Tensor))
+    return list(found.values())
 
 
 def _output_kind(output: Any) -> str:

@@ -3,7 +3,7 @@
 import torch
 
 from benchmarks.kernels.verifier.harness import evaluate
-from benchmarks.kernels.verifier.runner.worker import _output_kind, overlaps_itself
+from benchmarks.kernels.verifier.runner.worker import _output_kind, overlaps_itself, own_tensors
 
 
 def test_plain_outputs_pass_and_odd_ones_are_named():
@@ -49,3 +49,22 @@ def test_rebinding_the_workers_handlers_from_the_solution_changes_nothing(tiny_r
     result = evaluate(tiny_relu, DEFER_TO_THE_HAND_OVER, cpu_target, sandbox=sandbox,
                       config=quick.model_copy(update={"static_checks": False}))
     assert result.status.value == "incorrect" and "elements differ" in result.reason, result.reason
+
+
+def test_own_tensors_are_every_tensor_the_model_holds():
+    class Inner(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.scale = torch.ones(2)
+
+    class Model(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.linear = torch.nn.Linear(2, 2)
+            self.register_buffer("calls", torch.zeros(1))
+            self.inner = Inner()
+            self.kept = [torch.zeros(3), 4]
+            self.table = {"a": torch.zeros(5)}
+
+    sizes = sorted(t.numel() for t in own_tensors(Model()))
+    assert sizes == [1, 2, 2, 3, 4, 5]  # the buffer, bias and scale, the list, the weight, the dict
