@@ -57,8 +57,10 @@ keep
 (paths normalised as written: a header is trusted by where it lies, not by its name)."""
 STRING = re.compile(r'R"([^(\s]*)\((?:.|\n)*?\)\1"|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'')
 INLINE_ASM = re.compile(r"\b(?:asm|__asm|__asm__)\b")
-THREAD_COUNT = re.compile(r"^\s*#\s*pragma\s+omp\b.*(?:\b(?:num_threads|num_teams|thread_limit)\s*\(|\bteams\b)",
-                          re.MULTILINE)
+THREAD_COUNT = re.compile(r"^\s*#\s*pragma\s+omp\b.*(?:\b(?:num_threads|num_teams|thread_limit)\s*\(|\bteams\b|"
+                          r"\btarget\b)", re.MULTILINE)
+"""Thread-count clauses, teams, and target regions (whose host fallback starts a fresh OpenMP context that takes its
+thread count from the environment, not from the worker's setting)."""
 OPENMP_ENTRY = re.compile(r"\w*(?:GOMP|GOACC|__kmpc)_\w+")
 """The OpenMP runtime's entry points (``GOMP_parallel``, ``__builtin_GOMP_parallel``, ``__kmpc_fork_call``): the
 compiler emits calls to them for the pragmas; a source that names one sets the team size itself."""
@@ -205,8 +207,8 @@ def source_problems(user: str) -> list[tuple[str, str]]:
                                        f"{asm[0][:120]}"))
     if THREAD_COUNT.search(code):
         problems.append(("native_escape", "an OpenMP num_threads(...), num_teams(...) or thread_limit(...) clause, or "
-                                          "a teams construct, changes the thread count; the harness sets it "
-                                          "(--threads)"))
+                                          "a teams or target construct, changes the thread count; the harness sets "
+                                          "it (--threads)"))
     binding = next((m for m in ATTRIBUTES.finditer(code) if BINDING.search(m.group(0))), None)
     if binding or WEAK_PRAGMA.search(code):
         shown = binding.group(0) if binding else WEAK_PRAGMA.search(code).group(0)

@@ -33,11 +33,12 @@ C_RUNTIME = frozenset({
 })
 """libc memory and string basics, and what the C++ runtime itself needs (guards, exceptions, unwinding)."""
 CXX_RUNTIME = re.compile(r"__cxa_\w+|std::__throw_\w+|__cxxabiv1::.*")
-OPENMP = re.compile(r"GOMP_(?!teams)\w+|omp_get_(?!wtime|wtick)\w+|omp_in_parallel|"
+OPENMP = re.compile(r"GOMP_(?!teams|target)\w+|omp_get_(?!wtime|wtick)\w+|omp_in_parallel|"
                     r"omp_(?:init|destroy|set|unset|test)_(?:nest_)?lock")
 """The OpenMP runtime; the ``omp_set_*`` calls that change the thread count are not on it, nor its clock
 (``omp_get_wtime``: a kernel that times its own allocations tells a traced call from a timed one), nor host teams
-(``GOMP_teams_reg``: ``#pragma omp teams`` starts teams of threads of its own, past ``--threads``)."""
+(``GOMP_teams_reg``: ``#pragma omp teams`` starts teams of threads of its own, past ``--threads``), nor target regions
+(``GOMP_target_ext``: the host fallback's parallel regions take their thread count from the environment)."""
 STD = re.compile(
     r"std::(?:exception|bad_alloc|bad_array_new_length|bad_cast|bad_typeid|bad_function_call|logic_error|"
     r"runtime_error|length_error|out_of_range|invalid_argument|domain_error|overflow_error|underflow_error|"

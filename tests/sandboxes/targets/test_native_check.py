@@ -49,6 +49,7 @@ def test_strings_and_comments_do_not_count_as_assembly():
     assert [rule for rule, _ in source_problems("#pragma omp parallel for num_threads(64)\n")] == ["native_escape"]
     assert [rule for rule, _ in source_problems("#pragma omp teams num_teams(2)\n")] == ["native_escape"]
     assert [rule for rule, _ in source_problems("#pragma omp teams distribute parallel for\n")] == ["native_escape"]
+    assert [rule for rule, _ in source_problems("#pragma omp target\n")] == ["native_escape"]
     assert source_problems("#pragma omp parallel for simd\nint steams = 1;\n") == []
 
 

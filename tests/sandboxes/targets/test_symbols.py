@@ -42,7 +42,7 @@ def test_cuda_adds_the_launch_runtime_only():
     ("omp_set_num_threads", "native_escape"), ("std::cout", "native_escape"), ("dlsym", "native_escape"),
     ("std::chrono::_V2::steady_clock::now", "native_escape"), ("omp_get_wtime", "native_escape"),
     ("omp_get_wtick", "native_escape"), ("at::_ops::_reshape_alias::call", "native_framework_call"),
-    ("GOMP_teams_reg", "native_escape"), ("at::_ops::contiguous::call", "native_framework_call"),
+    ("GOMP_teams_reg", "native_escape"), ("GOMP_target_ext", "native_escape"), ("at::_ops::contiguous::call", "native_framework_call"),
     ("at::_ops::_to_copy::call", "native_framework_call"), ("at::_ops::reshape::call", "native_framework_call"),
     ("at::TensorBase::__dispatch_contiguous", "native_framework_call"),
 ])
