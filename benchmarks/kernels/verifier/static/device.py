@@ -51,13 +51,30 @@ class DeviceCheck:
             units = [self.index.functions[name]] if name in self.index.functions else list(
                 self.index.methods(name).values())
             for unit in units:
-                self.check_unit(unit)
+                self.check_unit(unit, method=name not in self.index.functions)
 
-    def check_unit(self, function: ast.FunctionDef) -> None:
+    def check_unit(self, function: ast.FunctionDef, method: bool = False) -> None:
         locals_ = {n.id for n in ast.walk(function) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
         locals_ |= {a.arg for n in ast.walk(function) if isinstance(n, (ast.FunctionDef, ast.Lambda))
                     for a in [*n.args.posonlyargs, *n.args.args, *n.args.kwonlyargs, n.args.vararg, n.args.kwarg] if a}
+        positional = [*function.args.posonlyargs, *function.args.args]
+        own = positional[0].arg if method and positional else None
+        static = {a.arg for a in _arguments(function) if a.annotation is not None
+                  and "constexpr" in ast.unparse(a.annotation)} | (set(self.index.bindings) - locals_)
         for node in _body_nodes(function):
+            if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) and not (
+                    own and isinstance(node.value, ast.Name) and node.value.id == own):
+                self.flag(node, "stateful", f"assigning {ast.unparse(node)}: a kernel sets attributes of its own "
+                                            f"object only ({own or 'self'}.name in a method of your class); an "
+                                            "attribute hung on a language object or a parameter was shared by every "
+                                            "block and program")
+            if isinstance(node, ast.BinOp) and any(_text(side) for side in (node.left, node.right)):
+                self.flag(node, "not_allowed", "string formatting is not kernel code (the interpreter prints a value's "
+                                               "data into the text, which Python can then compute on)")
+            elif self.flavour == "triton" and _data_builtin_on_values(node, locals_, static):
+                self.flag(node, "not_allowed", f"{node.func.id}() in a Triton kernel takes constants and constexpr "
+                                               "values only (on loaded values it turns the data into Python numbers "
+                                               "for Python to compute on); use .to(), tl.max, tl.min, tl.sum")
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in locals_:
                 self.name(node)
             elif isinstance(node, ast.Attribute):
@@ -197,6 +214,53 @@ def _language_module(name: str, modules: tuple[str, ...]) -> bool:
 
 def _on_dtype(node: ast.Attribute) -> bool:
     return isinstance(node.value, ast.Attribute) and node.value.attr in ("dtype", "type")
+
+
+def _arguments(function: ast.FunctionDef) -> list[ast.arg]:
+    a = function.args
+    return [*a.posonlyargs, *a.args, *a.kwonlyargs, *(x for x in (a.vararg, a.kwarg) if x)]
+
+
+STATIC_BUILTINS = frozenset({"int", "float", "bool", "round", "sum", "sorted", "any", "all", "divmod"})
+"""Builtins a Triton kernel may apply to constants only (``range``, ``abs``, and ``min``/``max`` of several values
+map to the language; of one iterable they reduce in Python)."""
+
+
+def _data_builtin_on_values(node: ast.AST, locals_: set[str], static: set[str]) -> bool:
+    """A builtin call that would turn a Triton value's data into Python numbers: ``int(tl.load(p))``, ``max(values)``."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)) or node.func.id in locals_:
+        return False
+    arguments = [*node.args, *(k.value for k in node.keywords)]
+    name = node.func.id
+    if name in ("min", "max") and len(node.args) == 1:
+        return not _static(node.args[0], static)
+    return name in STATIC_BUILTINS and not all(_static(arg, static) for arg in arguments)
+
+
+def _text(node: ast.AST) -> bool:
+    return isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)))
+
+
+def _static(node: ast.AST, static: set[str]) -> bool:
+    """True when ``node`` is built from constants, constexpr parameters, module-level constants and shapes only."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.Name):
+        return node.id in static
+    if isinstance(node, ast.Attribute):
+        return node.attr in ("shape", "numel") and _static_root(node.value, static)
+    if isinstance(node, ast.Subscript):
+        return _static(node.value, static) and _static(node.slice, static)
+    if isinstance(node, ast.Call):
+        return (isinstance(node.func, ast.Name) and node.func.id in allow.DATA_BUILTINS
+                and all(_static(arg, static) for arg in node.args) and not node.keywords)
+    return all(_static(child, static) for child in ast.iter_child_nodes(node)
+               if not isinstance(child, (ast.operator, ast.unaryop, ast.cmpop, ast.boolop, ast.expr_context)))
+
+
+def _static_root(node: ast.AST, static: set[str]) -> bool:
+    """A shape is static whatever it is read from (a tensor's shape is known when the kernel is compiled)."""
+    return isinstance(node, ast.Name) or _static(node, static)
 
 
 def _body_nodes(function: ast.FunctionDef) -> Iterator[ast.AST]:

@@ -46,9 +46,24 @@ def test_triton_bodies_use_tl_freely():
     ("v = int(str(tl.load(x_ptr)).split()[0])", "not_allowed"),  # the interpreter prints a value's data
     ("v = f'{n}'", "not_allowed"),
     ("v = tl.target_info.driver.active", "not_allowed"),  # reading it raises without a GPU
+    ("text = '%s' % (tl.load(x_ptr),)", "not_allowed"),  # the same print, through %-formatting
+    ("v = int(tl.load(x_ptr))", "not_allowed"),  # a loaded value as a Python int, for Python to compute on
+    ("v = max([tl.load(x_ptr), 0])", "not_allowed"),  # a Python reduction over loaded values
+    ("h = [tl.float32][0]\nh.T = 1", "stateful"),  # state hung on a language object every program shares
 ])
 def test_triton_body_refusals(body, rule):
     assert rule in triton_rules(body)
+
+
+def test_triton_bodies_may_use_builtins_on_constants_and_min_of_several_values():
+    body = ("m = min(n - 1, BLOCK)\nlow = float('-inf')\nsize = int(BLOCK // 2)\nfor start in range(0, n, BLOCK):\n"
+            "    v = abs(tl.load(x_ptr + start))")
+    assert triton_rules(body) == []
+
+
+def test_an_npu_helper_may_not_set_attributes_of_its_parameters():
+    extra = "def stash(holder):\n    holder.items = []\n\n\n"
+    assert "stateful" in npu_rules("stash(TPosition.VECCALC)", extra)
 
 
 def test_npu_bodies_use_the_language_and_own_classes():
