@@ -26,11 +26,12 @@ class LaunchState:
     writers: dict[int, np.ndarray] = field(default_factory=dict)
     readers: dict[int, np.ndarray] = field(default_factory=dict)
     """Reader of each byte (block + 1; ``SEVERAL``: more than one block), for buffers this launch has written."""
-    pending_reads: dict[int, list[tuple[int, slice | np.ndarray]]] = field(default_factory=dict)
-    """Reads of buffers not written yet: a table is made when the first write comes (most inputs never get one)."""
+    pending_reads: dict[int, list[tuple[int, np.ndarray]]] = field(default_factory=dict)
+    """Reads (block, view) of buffers not written yet: their bytes are listed when the first write comes (most inputs
+    never get one)."""
 
-    def wrote(self, block: int, base: np.ndarray, offsets: np.ndarray, what: str) -> None:
-        table, span = _grown(self.writers, base), _bytes_of(base, offsets)
+    def wrote(self, block: int, base: np.ndarray, view: np.ndarray, what: str) -> None:
+        table, span = _grown(self.writers, base), byte_span(base, view)
         other = _other_writer(table[span], block)
         if other is not None:
             raise NpuKernelError(f"{what} writes GM that block {other} wrote in this launch: blocks run in "
@@ -44,24 +45,25 @@ class LaunchState:
                                  "chip, so the write races the read (the simulator ran the reader first); write "
                                  "results where no other block reads, or in a second launch")
 
-    def check_read(self, block: int, base: np.ndarray, offsets: np.ndarray, what: str) -> None:
-        key, span = gm_key(base), _bytes_of(base, offsets)
+    def check_read(self, block: int, base: np.ndarray, view: np.ndarray, what: str) -> None:
+        key = gm_key(base)
+        if key not in self.writers and key not in self.readers:
+            self.pending_reads.setdefault(key, []).append((block, view))  # its bytes are listed only if written
+            return
+        span = byte_span(base, view)
         if key in self.writers:
             other = _other_writer(_grown(self.writers, base)[span], block)
             if other is not None:
                 raise NpuKernelError(f"{what} reads GM that block {other} wrote in this launch: blocks run "
                                      "in parallel on the chip and no cross-core synchronisation is simulated, so the "
                                      "read races the write; finish the other blocks' results in a second launch")
-        if key in self.readers:
-            _mark_read(_grown(self.readers, base), span, block)
-        else:
-            self.pending_reads.setdefault(key, []).append((block, span))
+        _mark_read(self._readers(base), span, block)
 
     def _readers(self, base: np.ndarray) -> np.ndarray:
         """The readers table of ``base``'s buffer, made from its pending reads the first time."""
         table = _grown(self.readers, base)
-        for block, span in self.pending_reads.pop(gm_key(base), []):
-            _mark_read(table, span, block)
+        for block, view in self.pending_reads.pop(gm_key(base), []):
+            _mark_read(table, byte_span(base, view), block)
         return table
 
 
@@ -96,11 +98,14 @@ def _other_writer(writers: np.ndarray, block: int) -> int | None:
     return int(others[0]) - 1 if others.size else None
 
 
-def _bytes_of(base: np.ndarray, offsets: np.ndarray) -> slice | np.ndarray:
-    """The bytes of ``base`` that the elements at ``offsets`` occupy: a slice for a run of consecutive elements (the
-    usual copy), else their indices."""
-    offsets = np.asarray(offsets)
+def byte_span(base: np.ndarray, view: np.ndarray) -> slice | np.ndarray:
+    """The bytes of the flat ``base`` that ``view`` (a view of it) occupies: a slice for a contiguous view (the usual
+    copy, found without listing its elements), else the indices of its bytes."""
     size = base.itemsize
+    start = gm_key(view) - gm_key(base)
+    if view.flags.c_contiguous and view.itemsize == size:
+        return slice(start, start + view.size * size)
+    offsets = element_offsets(base, view)
     if offsets.size and offsets[-1] - offsets[0] == offsets.size - 1 and np.all(np.diff(offsets) == 1):
         return slice(int(offsets[0]) * size, (int(offsets[-1]) + 1) * size)
     return np.add.outer(offsets * size, np.arange(size)).ravel()

@@ -8,7 +8,7 @@ import numpy as np
 
 from sandboxes.targets.npu.dtypes import dtype_name, np_dtype
 from sandboxes.targets.npu.errors import AlignmentError, OutOfBoundsError, ParamError, UseAfterFreeError
-from sandboxes.targets.npu.runtime import GmAddr, current_core, element_offsets
+from sandboxes.targets.npu.runtime import GmAddr, current_core
 from sandboxes.targets.npu.timeline import Slot
 
 
@@ -97,11 +97,10 @@ class GlobalTensor:
         none of them was written by another block of the launch (for a write too: two blocks writing the same
         bytes race); simulator internal."""
         core = current_core()
-        offsets = element_offsets(self._addr.base, view)
         if write:
-            core.launch.wrote(core.block_idx, self._addr.base, offsets, what)
+            core.launch.wrote(core.block_idx, self._addr.base, view, what)
         else:
-            core.launch.check_read(core.block_idx, self._addr.base, offsets, what)
+            core.launch.check_read(core.block_idx, self._addr.base, view, what)
 
     def _span(self, start: int, count: int) -> np.ndarray:
         """The numpy view of ``count`` elements from ``start``; simulator internal."""
