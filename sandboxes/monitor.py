@@ -71,10 +71,12 @@ class _Capped:
     def __init__(self, cap: int) -> None:
         self.cap, self.data, self.dropped = cap, bytearray(), 0
 
-    def feed(self, chunk: bytes) -> None:
+    def feed(self, chunk: bytes) -> int:
+        """Keep what fits of ``chunk`` and count the rest; its length."""
         room = self.cap - len(self.data)
         self.data += chunk[:max(room, 0)]
         self.dropped += max(len(chunk) - max(room, 0), 0)
+        return len(chunk)
 
 
 def exit_code(status: int) -> int:
@@ -150,22 +152,19 @@ def _read_into(fd: int, capped: _Capped, sel: selectors.BaseSelector) -> None:
     """One read of a job's stream into ``capped``. Past the cap the kernel moves the bytes to /dev/null itself
     (``splice``) a pipe-full at a time, ``FLOOD_PAUSE_S`` apart: a job flooding its output drained this process of
     as much CPU as it spent itself; now it waits on a full pipe, as on a slow terminal."""
+    flooding = len(capped.data) >= capped.cap and hasattr(os, "splice")  # Python 3.10+
+    if flooding and not capped.dropped:
+        with contextlib.suppress(OSError):
+            fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, FLOOD_PIPE_BYTES)
     try:
-        if len(capped.data) >= capped.cap and hasattr(os, "splice"):  # Python 3.10+
-            if not capped.dropped:
-                with contextlib.suppress(OSError):
-                    fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, FLOOD_PIPE_BYTES)
-            moved = os.splice(fd, _devnull(), FLOOD_PIPE_BYTES)
-            capped.dropped += moved
-            chunk = b"x" if moved else b""
-            time.sleep(FLOOD_PAUSE_S if moved else 0)
-        else:
-            chunk = os.read(fd, 1 << 16)
-            capped.feed(chunk)
+        count = os.splice(fd, _devnull(), FLOOD_PIPE_BYTES) if flooding else capped.feed(os.read(fd, 1 << 16))
     except BlockingIOError:
         return
-    if not chunk:
+    if not count:
         sel.unregister(fd)
+    elif flooding:
+        capped.dropped += count
+        time.sleep(FLOOD_PAUSE_S)
 
 
 FLOOD_PIPE_BYTES = 1 << 20

@@ -196,14 +196,14 @@ def _local_loads(tree: ast.Module) -> set[int]:
     found: set[int] = set()
     scopes = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))]
     for scope in scopes:
-        body = list(_own_scope(scope))
-        names = {a.arg for a in _arguments(scope.args)}
+        body = list(own_scope(scope))
+        names = {a.arg for a in arguments(scope.args)}
         names |= {n.id for n in body if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
         found.update(id(n) for n in body if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in names)
     return found
 
 
-def _own_scope(function: ast.AST) -> Iterator[ast.AST]:
+def own_scope(function: ast.AST) -> Iterator[ast.AST]:
     """The nodes of a function's body, not descending into nested functions, lambdas and classes."""
     stack = [function.body] if isinstance(function, ast.Lambda) else list(function.body)
     while stack:
@@ -263,11 +263,11 @@ def state_rule(tree: ast.Module) -> list[Violation]:
     module_names |= {(alias.asname or alias.name).split(".")[0] for node in tree.body
                      if isinstance(node, (ast.Import, ast.ImportFrom)) for alias in node.names}
     for function in _walk_functions(tree):
-        parameters = {a.arg for a in _arguments(function.args)}
+        parameters = {a.arg for a in arguments(function.args)}
         found += [Violation("stateful", node.lineno, f"{ast.unparse(node)[:60]}: += on a parameter changes the "
                             "caller's list in place (a module-level list or one on self counted calls); write "
                             f"{node.target.id} = {node.target.id} + ... instead")
-                  for node in _own_scope(function) if isinstance(node, ast.AugAssign)
+                  for node in own_scope(function) if isinstance(node, ast.AugAssign)
                   and isinstance(node.target, ast.Name) and node.target.id in parameters]
         owners = module_names | ({"self"} if function.name != "__init__" else set())
         for node in ast.walk(function):
@@ -431,12 +431,12 @@ def annotation_rule(tree: ast.Module) -> list[Violation]:
 
 def _annotations(tree: ast.Module) -> list[ast.expr]:
     """Every annotation: of arguments, of returns, of annotated assignments."""
-    annotations = [a.annotation for f in _walk_functions(tree) for a in _arguments(f.args) if a.annotation]
+    annotations = [a.annotation for f in _walk_functions(tree) for a in arguments(f.args) if a.annotation]
     annotations += [f.returns for f in _walk_functions(tree) if f.returns]
     return annotations + [n.annotation for n in ast.walk(tree) if isinstance(n, ast.AnnAssign)]
 
 
-def _arguments(args: ast.arguments) -> list[ast.arg]:
+def arguments(args: ast.arguments) -> list[ast.arg]:
     return [*args.posonlyargs, *args.args, *args.kwonlyargs, *(a for a in (args.vararg, args.kwarg) if a)]
 
 

@@ -18,6 +18,7 @@ from benchmarks.kernels.verifier.static.module_scope import ModuleScope
 from benchmarks.kernels.verifier.static.paths import Refused, language_of, path_value
 from benchmarks.kernels.verifier.static.statements import Scope
 from benchmarks.kernels.verifier.static.symbols import ModuleIndex, reachability
+from benchmarks.kernels.verifier.static_rules import own_scope
 from sandboxes.targets.base import Violation
 
 MAX_ROUNDS = 40
@@ -286,12 +287,5 @@ def _local_names(node: ast.FunctionDef) -> set[str]:
 
 def _returns_value(function: ast.FunctionDef) -> bool:
     """True when a ``return`` of the function's own body gives something other than None."""
-    stack: list[ast.AST] = list(function.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Return) and node.value is not None and not (
-                isinstance(node.value, ast.Constant) and node.value.value is None):
-            return True
-        stack += [child for child in ast.iter_child_nodes(node)
-                  if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef))]
-    return False
+    return any(isinstance(node, ast.Return) and node.value is not None and not (
+        isinstance(node.value, ast.Constant) and node.value.value is None) for node in own_scope(function))
