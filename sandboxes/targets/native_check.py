@@ -99,8 +99,11 @@ LIBRARY_DATA = re.compile(r"(?:typeinfo (?:name )?for|vtable for|VTT for|constru
                           r"(?:guard variable for )?PyInit_ak_[0-9a-f]+::(?:def|mod_def_slots)$|\.gomp_critical_user_")
 """Read-only type data, the headers' own statics (a solution may not reopen those namespaces), load_inline's
 module definition and OpenMP's critical-section locks."""
-STD_NAMESPACES = re.compile(r"(?:^|[;{}])\s*(?:inline\s+)?namespace\s+(?:std|__gnu_cxx|__cxxabiv1)\b", re.MULTILINE)
-"""Reopening the standard library's namespaces: data defined there would pass for the library's own."""
+STD_NAMESPACES = re.compile(r"(?:^|[;{}])\s*(?:inline\s+)?namespace\s+(?:std|__gnu_cxx|__cxxabiv1)\b|"
+                            r"\b(?:struct|class|union)\s+(?:::\s*)?(?:std|__gnu_cxx|__cxxabiv1|c10|at|torch|caffe2)\s*::",
+                            re.MULTILINE)
+"""Reopening the standard library's namespaces, or defining a class in a library's (``template <> struct
+std::hash<Mine> { static inline long calls; }``): data defined there would pass for the library's own."""
 FORBIDDEN_NAMES = (
     (PYTHON_API, "code", "the Python C API or pybind11 objects", "a kernel takes and returns tensors; let "
                                                                  "load_inline(functions=[...]) bind it (no "
@@ -113,7 +116,8 @@ FORBIDDEN_NAMES = (
     (ATEN_KERNELS, "code", "ATen's own kernels (native::) or the framework's namespaces",
      "a kernel computes itself; a kernel of ATen's compiled in from its headers is the framework's compute"),
     (ELF_WALK, "code", "the loader's or ELF tables", "a kernel calls only its own code and the allowed runtime"),
-    (STD_NAMESPACES, "code", "a reopened standard-library namespace", "define your code in your own namespace"),
+    (STD_NAMESPACES, "code", "a reopened library namespace or a class defined in one",
+     "define your code, specialisations included, in your own namespace"),
     (LOOKUP_NAMES, "strings", "a symbol name to look up", "a kernel calls only its own code and the allowed runtime"),
 )
 FILE_MARK = "agentkiln_file_"

@@ -223,4 +223,6 @@ def test_writable_global_or_static_data_is_state_between_calls(tmp_path, state, 
 
 def test_the_standard_librarys_namespaces_may_not_be_reopened():
     assert forbidden_names("namespace std { int hidden; }")
+    assert forbidden_names("template <> struct std::hash<Mine> { static inline long calls = 0; };")
+    assert not forbidden_names("std::hash<int> h; struct Mine { std::vector<float> v; };")
     assert not forbidden_names("using namespace std;\nint f();")

@@ -205,15 +205,24 @@ class Traced:
 
 
 def own_tensors(model: Any) -> list[_Tensor]:
-    """Every tensor the model holds: parameters, buffers and plain tensor attributes of it and its submodules, also
-    in a list, tuple or dict attribute. A kernel that wrote into one kept state between calls (a decoded matrix in a
-    buffer, served to every later call) where no static rule sees it."""
-    modules = list(model.modules()) if hasattr(model, "modules") else [model]
+    """Every tensor the model holds, however deep: parameters, buffers and tensor attributes of it, its submodules
+    and any object it keeps, also in lists, tuples and dicts. A kernel that wrote into one kept state between calls
+    (a decoded matrix in a buffer, served to every later call) where no static rule sees it."""
     found: dict[int, _Tensor] = {}
-    for module in modules:
-        for value in getattr(module, "__dict__", {}).values():
-            items = value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else [value]
-            found.update((id(item), item) for item in items if isinstance(item, _Tensor))
+    seen: set[int] = set()
+    stack: list[Any] = [model]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, _Tensor):
+            found[id(value)] = value
+        elif id(value) not in seen and not isinstance(value, (type, types.ModuleType, types.FunctionType)):
+            seen.add(id(value))
+            if isinstance(value, dict):
+                stack += value.values()
+            elif isinstance(value, (list, tuple, set, frozenset)):
+                stack += value
+            else:
+                stack += getattr(value, "__dict__", {}).values()
     return list(found.values())
 
 

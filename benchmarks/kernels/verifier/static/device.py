@@ -19,7 +19,7 @@ from benchmarks.kernels.verifier.static.analysis import Analysis
 from benchmarks.kernels.verifier.static.expressions import is_dunder
 from benchmarks.kernels.verifier.static.kinds import Tag
 from benchmarks.kernels.verifier.static.symbols import npu_language_attributes, own_attributes
-from benchmarks.kernels.verifier.static_rules import class_level_names, is_literal
+from benchmarks.kernels.verifier.static_rules import arguments, class_level_names, is_literal
 
 LANGUAGE_PATHS = {"triton": ("triton.", "math."), "npu": (allow.NPU_LANG + ".", "math.")}
 LANGUAGE_MODULES = {"triton": ("triton", "triton.language", "math"), "npu": (allow.NPU_LANG, "math")}
@@ -59,8 +59,9 @@ class DeviceCheck:
                     for a in [*n.args.posonlyargs, *n.args.args, *n.args.kwonlyargs, n.args.vararg, n.args.kwarg] if a}
         positional = [*function.args.posonlyargs, *function.args.args]
         own = positional[0].arg if method and positional else None
-        static = {a.arg for a in _arguments(function) if a.annotation is not None
+        static = {a.arg for a in arguments(function.args) if a.annotation is not None
                   and "constexpr" in ast.unparse(a.annotation)} | (set(self.index.bindings) - locals_)
+        calls = {id(n.func) for n in _body_nodes(function) if isinstance(n, ast.Call)}
         for node in _body_nodes(function):
             if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) and not (
                     own and isinstance(node.value, ast.Name) and node.value.id == own):
@@ -75,6 +76,8 @@ class DeviceCheck:
                 self.flag(node, "not_allowed", f"{node.func.id}() in a Triton kernel takes constants and constexpr "
                                                "values only (on loaded values it turns the data into Python numbers "
                                                "for Python to compute on); use .to(), tl.max, tl.min, tl.sum")
+            elif self.flavour == "triton" and _builtin_held(node, calls, locals_):
+                self.flag(node, "not_allowed", f"{node.id} is a builtin a Triton kernel only calls by name")
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in locals_:
                 self.name(node)
             elif isinstance(node, ast.Attribute):
@@ -216,25 +219,28 @@ def _on_dtype(node: ast.Attribute) -> bool:
     return isinstance(node.value, ast.Attribute) and node.value.attr in ("dtype", "type")
 
 
-def _arguments(function: ast.FunctionDef) -> list[ast.arg]:
-    a = function.args
-    return [*a.posonlyargs, *a.args, *a.kwonlyargs, *(x for x in (a.vararg, a.kwarg) if x)]
-
-
-STATIC_BUILTINS = frozenset({"int", "float", "bool", "round", "sum", "sorted", "any", "all", "divmod"})
+STATIC_BUILTINS = frozenset({"int", "float", "bool", "round", "sum", "sorted", "any", "all", "divmod", "list", "tuple",
+                             "dict", "frozenset", "enumerate", "zip", "reversed"})
 """Builtins a Triton kernel may apply to constants only (``range``, ``abs``, and ``min``/``max`` of several values
-map to the language; of one iterable they reduce in Python)."""
+map to the language; of one iterable they reduce in Python, and the containers list a block's values for Python)."""
 
 
 def _data_builtin_on_values(node: ast.AST, locals_: set[str], static: set[str]) -> bool:
-    """A builtin call that would turn a Triton value's data into Python numbers: ``int(tl.load(p))``, ``max(values)``."""
+    """A builtin call that would turn a Triton value's data into Python numbers: ``int(tl.load(p))``, ``max(values)``,
+    ``max(a, *values)``."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)) or node.func.id in locals_:
         return False
     arguments = [*node.args, *(k.value for k in node.keywords)]
     name = node.func.id
-    if name in ("min", "max") and len(node.args) == 1:
-        return not _static(node.args[0], static)
+    if name in ("min", "max") and (len(node.args) == 1 or any(isinstance(a, ast.Starred) for a in node.args)):
+        return not all(_static(arg, static) for arg in arguments)
     return name in STATIC_BUILTINS and not all(_static(arg, static) for arg in arguments)
+
+
+def _builtin_held(node: ast.AST, calls: set[int], locals_: set[str]) -> bool:
+    """A data builtin named other than as the function of a call (``f = int``, then ``f(tl.load(p))``)."""
+    return (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in locals_
+            and node.id in STATIC_BUILTINS | {"min", "max"} and id(node) not in calls)
 
 
 def _text(node: ast.AST) -> bool:

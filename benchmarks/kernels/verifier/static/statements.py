@@ -152,8 +152,8 @@ class Scope(ExpressionScope):
         owner = self.eval(target.value)
         if kind.tag is Tag.LAMBDA:
             self.flag(target, "not_allowed", "a lambda may only be a Triton launch grid, not stored")
-        elif owner.tag is Tag.SELF and self.ctx != "init" and self.analysis.is_module_class(owner.name):
-            self.flag(target, "stateful", f"assigning {text(target)} stores state on the module outside __init__ "
+        elif owner.tag in (Tag.SELF, Tag.OBJ) and self.ctx == "host" and not (self.key or "").endswith(".__init__"):
+            self.flag(target, "stateful", f"assigning {text(target)} stores state on an object outside __init__ "
                                           "(through a helper's parameter too): keep per-call values in locals")
         elif owner.tag in (Tag.SELF, Tag.OBJ):
             self.analysis.assign_attribute(owner.name, target.attr, kind)

@@ -65,6 +65,11 @@ def test_own_tensors_are_every_tensor_the_model_holds():
             self.inner = Inner()
             self.kept = [torch.zeros(3), 4]
             self.table = {"a": torch.zeros(5)}
+            self.holder = Holder()
+
+    class Holder:  # a plain object of the solution's, kept on the module: its tensors count too
+        def __init__(self):
+            self.cache = [torch.zeros(6)]
 
     sizes = sorted(t.numel() for t in own_tensors(Model()))
-    assert sizes == [1, 2, 2, 3, 4, 5]  # the buffer, bias and scale, the list, the weight, the dict
+    assert sizes == [1, 2, 2, 3, 4, 5, 6]  # the buffer, bias and scale, the list, the weight, the dict, the holder's

@@ -87,6 +87,7 @@ BUMP = "def bump(box, n):\n    box.calls = n\n\n\n"
     ("", "ModelNew.__init__(self, x)"),  # the constructor's rules (scalar parameters) applied to the inputs
     (PICK, "pick(0, x).numpy()"),  # *items took only the first argument's kind
     (BUMP, "bump(self, 1)"),  # a helper given self stores state on the module
+    (BUMP + "class Holder:\n    pass\n\n\n", "bump(Holder(), 1)"),  # or on any object of the solution's
     ("", "self.count.fill_(1)"),  # abs() of a tensor in __init__ was a plain number
 ])
 def test_ways_to_pass_a_tensor_off_as_plain_data_are_refused(helpers, body):

@@ -49,6 +49,9 @@ def test_triton_bodies_use_tl_freely():
     ("text = '%s' % (tl.load(x_ptr),)", "not_allowed"),  # the same print, through %-formatting
     ("v = int(tl.load(x_ptr))", "not_allowed"),  # a loaded value as a Python int, for Python to compute on
     ("v = max([tl.load(x_ptr), 0])", "not_allowed"),  # a Python reduction over loaded values
+    ("v = max(0, *tl.load(x_ptr))", "not_allowed"),  # the same, spread into the call
+    ("f = int\nv = f(tl.load(x_ptr))", "not_allowed"),  # a builtin under another name
+    ("v = list(tl.load(x_ptr))", "not_allowed"),  # a block's values listed for Python
     ("h = [tl.float32][0]\nh.T = 1", "stateful"),  # state hung on a language object every program shares
 ])
 def test_triton_body_refusals(body, rule):
