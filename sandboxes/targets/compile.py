@@ -34,7 +34,10 @@ REFUSED_FLAG_PREFIXES = ("-fplugin",
                          "-fdiagnostics-set-output", "-fcompare-debug", "-flto", "-fltrans", "-fwpa",
                          # flags under which the checked preprocessing does not show the code that is compiled,
                          # or the compiler reads the source's bytes as other characters than the checks do
-                         "-fdirectives-only", "-fpreprocessed", "-finput-charset")
+                         "-fdirectives-only", "-fpreprocessed", "-finput-charset",
+                         # flags that make the compiler start threads the source never asks for (auto-parallelised
+                         # loops with a fixed team, OpenACC regions): the thread rules read the source and its pragmas
+                         "-ftree-parallelize-loops", "-fopenacc")
 FORWARDING_PREFIXES = ("-Wl,", "-Wa,", "-Wp,", "-Xcompiler=", "-Xcompiler,", "-Xlinker=", "-Xlinker,")
 LINKER_FORWARDING = ("-Wl,", "-Xlinker=", "-Xlinker,")
 PLAIN_FLAG = re.compile(r"[\w+=.,:/-]+")

@@ -69,7 +69,8 @@ class Worker:
         self.last_output: Any = None
         self.tripwire: Tripwire | None = None
         self.own_state: list[tuple[_Tensor, _Tensor]] = []
-        """The solution's own tensors, each with a copy made when it was built (none is to change in a call)."""
+        """The memory of the solution's own tensors, each with a copy made when it was built (none is to change in
+        a call)."""
         self.handlers = {"layout": self.layout, "prep": self.prep, "run": self.run, "output": self.output}
         """Bound before the solution is imported: rebinding ``Worker.output`` from the solution's code (work done in
         the untimed hand-over, 5.9x with the static checks off) changes nothing here."""
@@ -94,7 +95,7 @@ class Worker:
         if hasattr(self.model, "to"):
             self.model = self.model.to(self.hooks.device)
         if self.role == "solution":
-            self.own_state = [(tensor, tensor.detach().clone()) for tensor in own_tensors(self.model)]
+            self.own_state = [(memory, memory.clone()) for memory in own_memory(self.model)]
         self.channel.send({"event": "ready", "confinement": confinement})
         self.serve()
 
@@ -223,6 +224,23 @@ def own_tensors(model: Any) -> list[_Tensor]:
                 stack += value
             else:
                 stack += getattr(value, "__dict__", {}).values()
+    return list(found.values())
+
+
+def own_memory(model: Any) -> list[_Tensor]:
+    """The whole memory behind each of the model's own tensors, as bytes, once per allocation. A view shows part
+    of its allocation: a kernel given ``torch.zeros(n).narrow(0, 0, 1)`` could keep state in the other n - 1
+    elements, which a check of the view alone never reads."""
+    found: dict[tuple, _Tensor] = {}
+    for tensor in own_tensors(model):
+        tensor = tensor.detach()
+        try:
+            storage = tensor.untyped_storage()
+        except (RuntimeError, NotImplementedError):  # no plain storage (sparse, nested): its elements are all there is
+            found[("tensor", id(tensor))] = tensor
+            continue
+        whole = torch.empty(0, dtype=torch.uint8, device=tensor.device).set_(storage, 0, (storage.nbytes(),), (1,))
+        found.setdefault((str(tensor.device), storage.data_ptr(), storage.nbytes()), whole)
     return list(found.values())
 
 

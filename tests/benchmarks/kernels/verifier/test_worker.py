@@ -3,7 +3,7 @@
 import torch
 
 from benchmarks.kernels.verifier.harness import evaluate
-from benchmarks.kernels.verifier.runner.worker import _output_kind, overlaps_itself, own_tensors
+from benchmarks.kernels.verifier.runner.worker import _output_kind, overlaps_itself, own_memory, own_tensors
 
 
 def test_plain_outputs_pass_and_odd_ones_are_named():
@@ -73,3 +73,21 @@ def test_own_tensors_are_every_tensor_the_model_holds():
 
     sizes = sorted(t.numel() for t in own_tensors(Model()))
     assert sizes == [1, 2, 2, 3, 4, 5, 6]  # the buffer, bias and scale, the list, the weight, the dict, the holder's
+
+
+def test_own_memory_is_each_whole_allocation_once():
+    class Model(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            block = torch.zeros(64)
+            self.register_buffer("head", block.narrow(0, 0, 1))  # shows 4 of the allocation's 256 bytes
+            self.tail = block[60:]  # the same allocation again
+            self.weight = torch.nn.Parameter(torch.ones(3))
+
+    model = Model()
+    memory = own_memory(model)
+    assert sorted(m.numel() for m in memory) == [12, 256]
+    whole = next(m for m in memory if m.numel() == 256)
+    before = whole.clone()
+    model.head.as_strided((1,), (1,), 40).fill_(7.0)  # a write past the view, as a kernel given its pointer could
+    assert not torch.equal(whole, before)
