@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import unicodedata
 from typing import Any
 
 PANEL_LINES = 14
@@ -39,9 +40,31 @@ class TokenPrinter:
         self.written = False
 
 
+def visible(text: str) -> str:
+    """``text`` with every control and format character but newline and tab written out as an escape (``\\x1b``).
+    A model's arguments or a file's content must not reach the terminal as escape sequences: ``ESC[8m`` hides the
+    code waiting for approval, ``ESC[1A ESC[2K`` erases lines above, and U+202E reverses the text that follows."""
+    return "".join(char if char in "\n\t" or unicodedata.category(char) not in ("Cc", "Cf")
+                   else char.encode("unicode_escape").decode("ascii") for char in text)
+
+
+def plain(text: str) -> Any:
+    """``text`` for the console as it is: no rich markup read into it, control characters written out."""
+    from rich.text import Text
+
+    return Text(visible(text))
+
+
+def clipped(text: str, lines: int = PANEL_LINES) -> bool:
+    """Whether :func:`clip` leaves part of ``text`` out."""
+    rows = text.splitlines()
+    return len(rows) > lines or any(len(row) > PANEL_LINE_CHARS for row in rows)
+
+
 def clip(text: str, lines: int = PANEL_LINES) -> str:
-    """At most ``lines`` lines of at most PANEL_LINE_CHARS characters, saying how much was left out."""
-    rows = text.splitlines() or [""]
+    """At most ``lines`` lines of at most PANEL_LINE_CHARS characters, saying how much was left out; control
+    characters written out (:func:`visible`)."""
+    rows = visible(text).splitlines() or [""]
     shown = [row if len(row) <= PANEL_LINE_CHARS else row[:PANEL_LINE_CHARS] + "…" for row in rows[:lines]]
     if len(rows) > lines:
         shown.append(f"… {len(rows) - lines} more lines")
@@ -63,7 +86,7 @@ def call_panel(name: str, group: str, arguments: dict[str, Any], note: str = "")
     from rich.panel import Panel
     from rich.text import Text
 
-    title = Text(f"tool call · {name} [{group}]" + (f" · {note}" if note else ""))
+    title = Text(visible(f"tool call · {name} [{group}]" + (f" · {note}" if note else "")))
     return Panel(Text(clip(arguments_text(arguments))), title=title, title_align="left", border_style="cyan",
                  expand=False)
 
@@ -73,7 +96,7 @@ def result_panel(name: str, content: str) -> Any:
     from rich.text import Text
 
     failed = content.startswith(("error:", "not run:", "cancelled"))
-    return Panel(Text(clip(content)), title=Text(f"result · {name}"), title_align="left",
+    return Panel(Text(clip(content)), title=Text(visible(f"result · {name}")), title_align="left",
                  border_style="red" if failed else "green", expand=False)
 
 

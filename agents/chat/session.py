@@ -16,13 +16,15 @@ from agents.chat.config import ChatConfig
 from agents.chat.graph import CANCELLED_TEXT, ChatEnv, build_chat_graph, pending_calls
 from agents.chat.policy import ApprovalPolicy
 from agents.chat.lineinput import LineReader
-from agents.chat.render import TokenPrinter, call_panel, clip, make_console, result_panel, usage_line
+from agents.chat.render import (TokenPrinter, arguments_text, call_panel, clip, clipped, make_console, plain, result_panel,
+                                usage_line)
 from agents.runtime.models.accounting import AccountedModel
 from agents.runtime.models.base import ChatModel, ModelReplyError
 from agents.runtime.run import Run, runs_root
 
 PROMPT = "you> "
 APPROVAL_PROMPT = "approve? [y]es / [e]dit / [n]o > "
+APPROVAL_PROMPT_CLIPPED = "approve? [y]es / [v]iew all arguments (the panel shows part) / [e]dit / [n]o > "
 
 
 class SessionEnd(Exception):
@@ -120,7 +122,7 @@ class ChatSession:
             return
         self.say(f"resumed thread {self.run.id} ({len(self.messages())} messages) · model {self.model.name}")
         for message in history[-4:]:
-            self.say(f"  {message['role']}: {clip(str(message['content']), 3)}")
+            self.say(plain(f"  {message['role']}: {clip(str(message['content']), 3)}"))
 
     def send(self, text: str) -> None:
         """One user turn."""
@@ -195,11 +197,16 @@ class ChatSession:
         """Show a pending call and return the user's decision (approve, edit with new arguments, reject)."""
         self.say(call_panel(request["name"], request["group"], request["arguments"],
                             f"approval needed: {request['reason']}"))
+        whole = arguments_text(request["arguments"])
+        prompt = APPROVAL_PROMPT_CLIPPED if clipped(whole) else APPROVAL_PROMPT
         while True:
             try:
-                answer = self.reader.read(APPROVAL_PROMPT, complete=False).strip().lower()
+                answer = self.reader.read(prompt, complete=False).strip().lower()
                 if answer in ("y", "yes"):
                     return {"action": "approve"}
+                if answer in ("v", "view"):
+                    self.say(plain(whole))
+                    continue
                 if answer in ("n", "no"):
                     return {"action": "reject", "reason": self.reader.read("reason (optional) > ", complete=False).strip() or "rejected"}
                 if answer in ("e", "edit"):

@@ -43,6 +43,8 @@ def bench_kernels(
     threads: Annotated[int, typer.Option(help="Threads per evaluation (solution and reference alike).")] = 1,
     trials: Annotated[int, typer.Option(help="Correctness trials with fresh inputs.")] = 5,
     timing_budget: Annotated[float, typer.Option(help="Seconds of timing per solution.")] = 3.0,
+    range_check: Annotated[str, typer.Option(help="A kernel wrong on inputs scaled far past the task's (one more "
+                                                  "trial): refuse, flag (default) or off.")] = "flag",
     sandbox: Annotated[Optional[str], typer.Option(help="Sandbox backend: auto, local or docker.")] = None,
     throughput: Annotated[bool, typer.Option(help="Measure solutions per minute: cold and warm build cache, "
                                                   "and warm through persistent runners.")]
@@ -71,7 +73,9 @@ def bench_kernels(
     pairs = matching.pairs
     if not pairs:
         raise UserError(f"no solution in {solutions} matches the tasks {tasks}")
-    config = EvalConfig(trials=trials, threads=threads, timing_budget_s=timing_budget,
+    if range_check not in ("refuse", "flag", "off"):
+        raise UserError(f"--range-check must be refuse, flag or off, not {range_check!r}")
+    config = EvalConfig(trials=trials, threads=threads, timing_budget_s=timing_budget, range_check=range_check,
                         **sandbox_limits(memory_mb, timeout))
     config = eager_config(config) if eager else config
     jobs = jobs or default_jobs(threads)

@@ -13,6 +13,7 @@ from agents.rpg.evolve import evolve
 from agents.rpg.lift_model import ModelLifter
 from agents.rpg.lift_offline import OfflineLifter
 from agents.rpg.source import git, read_commit, read_directory, resolve_commit
+from tools.rpg.files import read_source_file, source_lines
 from agents.runtime.models.base import ChatModel
 from memory.rpg import store
 from memory.rpg.graph import RPG
@@ -39,8 +40,8 @@ def choose_lifter(kind: str, model: ChatModel | None, repo: Path, commit: str | 
     if model is None:
         raise UserError("--lifter model needs a model (pass --model or set AGENT_MODEL)")
     if commit:
-        return ModelLifter(model, lambda p: git(repo, "show", f"{commit}:{p}").decode(errors="replace").splitlines())
-    return ModelLifter(model, lambda p: (repo / p).read_text(errors="replace").splitlines())
+        return ModelLifter(model, lambda p: source_lines(git(repo, "show", f"{commit}:{p}").decode(errors="replace")))
+    return ModelLifter(model, lambda p: source_lines(read_source_file(repo, p).decode(errors="replace")))
 
 
 def encode_repository(repo: str | Path, *, commit: str | None = None, graph: str | Path | None = None,

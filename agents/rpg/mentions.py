@@ -76,6 +76,8 @@ class MentionFinder:
         for node in sorted(self.rpg.nodes(*UNIT_KINDS), key=lambda n: n.id):
             self.by_name[node.name].append(node.id)
         self.files = sorted(n.id for n in self.rpg.nodes(NodeKind.FILE))
+        self.depth = max((f.count("/") + 1 for f in self.files), default=0)
+        """The most parts a repository path has: a longer suffix of a path in the issue cannot be a file."""
         self.packages = sorted({n.extra["module"].split(".")[0] for n in self.rpg.nodes(NodeKind.FILE)
                                 if n.extra["module"]})
 
@@ -111,7 +113,7 @@ class MentionFinder:
     def file_for(self, path: str) -> str | None:
         """The repository file a (possibly absolute, site-packages) path ends with, longest match first."""
         parts = path.replace("\\", "/").split("/")
-        for start in range(len(parts)):
+        for start in range(max(len(parts) - self.depth, 0), len(parts)):
             candidate = "/".join(parts[start:])
             if candidate in self.rpg and self.rpg.node(candidate).kind is NodeKind.FILE:
                 return candidate

@@ -149,6 +149,9 @@ class _FactVisitor:
         self.facts = facts
         self.lines = lines
         self.package = facts.module if is_package else facts.module.rpartition(".")[0]
+        self._recorded: dict[int, set[str]] = {}
+        """Per calls list (by id), the names already in it: a set kept across statements, so that a body of n
+        statements costs n, not n squared (a generated file of 60,000 calls took 46 s)."""
 
     def visit_body(self, body: list[ast.stmt], prefix: str, owner: Unit | None, in_class: bool = False,
                    klass: Unit | None = None) -> None:
@@ -189,7 +192,9 @@ class _FactVisitor:
         """Record the calls (for ``owner``, or the module) and the imports found under ``node``; with
         ``with_assignments``, return its simple assignments too (one walk serves both)."""
         target = owner.calls if owner else self.facts.calls
-        seen = set(target)
+        seen = self._recorded.get(id(target))
+        if seen is None:
+            seen = self._recorded[id(target)] = set(target)
         found = []
         for child in walk(node):
             kind = child.__class__  # ast.parse makes no subclasses: an identity test is isinstance, faster

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sandboxes.errors import UserError
+from tools.rpg.files import UnreadableFile, decode_source, read_source_file
 from tools.rpg.gitobjects import read_objects
 
 SUBMODULE_MODE = "160000"
@@ -39,9 +40,9 @@ def check_content(path: str, data: bytes, max_bytes: int) -> tuple[str | None, s
     if b"\0" in data:
         return None, "binary file"
     try:
-        return data.decode("utf-8"), ""
+        return decode_source(data), ""
     except UnicodeDecodeError:
-        return None, "binary file (not UTF-8 text)"
+        return None, "binary file (not UTF-8 text, nor in the encoding its coding line names)"
 
 
 def git(repo: str | Path, *args: str, input_bytes: bytes | None = None) -> bytes:
@@ -54,6 +55,8 @@ def git(repo: str | Path, *args: str, input_bytes: bytes | None = None) -> bytes
 
 def resolve_commit(repo: str | Path, rev: str) -> str:
     """The full hash of ``rev``; a missing commit is a ``UserError``."""
+    if rev.startswith("-"):
+        raise UserError(f"commit {rev!r} starts with '-' (it would be read as an option)")
     try:
         return git(repo, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}").decode().strip()
     except UserError:
@@ -61,7 +64,8 @@ def resolve_commit(repo: str | Path, rev: str) -> str:
 
 
 def read_directory(root: str | Path, max_bytes: int) -> Listing:
-    """Every ``*.py`` file under ``root``; nested git checkouts (submodules) are skipped."""
+    """Every ``*.py`` file under ``root``; nested git checkouts (submodules), symbolic links and anything but
+    regular files are skipped (see :func:`tools.rpg.files.read_source_file`)."""
     root = Path(root)
     if not root.is_dir():
         raise UserError(f"not a directory: {root}")
@@ -75,9 +79,9 @@ def read_directory(root: str | Path, max_bytes: int) -> Listing:
         for name in sorted(n for n in names if n.endswith(".py")):
             rel = (rel_folder / name).as_posix()
             try:
-                listing.files[rel] = (Path(folder) / name).read_bytes()
-            except OSError as error:
-                listing.skipped.append(Skipped(rel, f"unreadable: {error.strerror}"))
+                listing.files[rel] = read_source_file(root, rel, max_bytes)
+            except UnreadableFile as error:
+                listing.skipped.append(Skipped(rel, str(error)))
     return listing
 
 

@@ -2,7 +2,8 @@
 
 A task is a Python file with ``class Model(nn.Module)``, module-level shape constants,
 ``get_inputs()`` and ``get_init_inputs()``. Optional extras understood here:
-``GPU_SHAPES = {"name": value}`` (larger shapes used on a real GPU) and ``ATOL``/``RTOL``.
+``GPU_SHAPES = {"name": value}`` (larger shapes used on a real GPU), ``ATOL``/``RTOL`` and ``RANGE_CHECK = False``
+(inputs that must keep their distribution: no range trial).
 
 In a folder, a malformed file, or one that imports a package this Python does not have (KernelBench's
 Mamba2 tasks need ``einops``, its level 4 ``transformers``), is skipped (``load_tasks(..., skipped=[])``

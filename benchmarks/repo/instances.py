@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 from sandboxes.errors import UserError
 
 REQUIRED = ("instance_id", "repo", "base_commit", "patch")
+COMMIT_ID = re.compile(r"[0-9a-fA-F]{4,64}")
 
 
 @dataclass
@@ -28,8 +30,19 @@ class Instance:
         missing = [key for key in REQUIRED if not merged.get(key)]
         if missing:
             raise UserError(f"instance {merged.get('instance_id', '?')}: missing {', '.join(missing)}")
+        check_git_arguments(merged)
         return cls(merged["instance_id"], merged["repo"], merged["base_commit"],
                    merged.get("problem_statement", ""), merged["patch"], merged.get("gt_file_changes"), merged)
+
+
+def check_git_arguments(row: dict[str, Any]) -> None:
+    """A ``UserError`` unless the row's base_commit is a commit id and its repo does not start with '-': both reach
+    git's command line, where ``--output=FILE`` would be an option."""
+    if not COMMIT_ID.fullmatch(str(row["base_commit"])):
+        raise UserError(f"instance {row['instance_id']}: base_commit {str(row['base_commit'])[:80]!r} is not a git "
+                        "commit id (4 to 64 hex digits)")
+    if str(row["repo"]).startswith("-"):
+        raise UserError(f"instance {row['instance_id']}: repo {str(row['repo'])[:80]!r} starts with '-'")
 
 
 def read_rows(path: str | Path) -> list[dict[str, Any]]:

@@ -10,7 +10,7 @@ from typing import Any
 
 from sandboxes.errors import UserError
 
-from benchmarks.repo.instances import read_rows
+from benchmarks.repo.instances import check_git_arguments, read_rows
 
 REQUIRED = ("instance_id", "repo", "base_commit", "patch", "test_patch", "FAIL_TO_PASS", "PASS_TO_PASS", "version")
 BASELINES = ("gold", "empty")
@@ -40,6 +40,7 @@ class Instance:
         missing = [key for key in REQUIRED if key not in merged or (merged[key] in (None, "") and key != "test_patch")]
         if missing:
             raise UserError(f"instance {name}: missing {', '.join(missing)}")
+        check_git_arguments(merged)
         return cls(str(merged["instance_id"]), str(merged["repo"]), str(merged["base_commit"]), merged["patch"],
                    merged["test_patch"] or "", test_list(merged["FAIL_TO_PASS"], name, "FAIL_TO_PASS"),
                    test_list(merged["PASS_TO_PASS"], name, "PASS_TO_PASS"), str(merged["version"]),

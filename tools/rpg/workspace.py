@@ -14,6 +14,7 @@ from typing import Iterable
 
 from memory.rpg.bm25 import BM25
 from memory.rpg.graph import CODE_KINDS, HIERARCHY_KINDS, RPG, Node, NodeKind
+from tools.rpg.files import UnreadableFile, read_source_file, source_lines
 from tools.rpg.gitobjects import read_objects
 
 UNIT_KINDS = (NodeKind.CLASS, NodeKind.FUNCTION, NodeKind.METHOD)
@@ -103,7 +104,7 @@ class RPGWorkspace:
         self.rpg = rpg
         self.root = Path(root) if root else None
         self.repo = Path(repo) if repo else None
-        self._texts: dict[str, list[str]] = {path: text.splitlines() for path, text in (texts or {}).items()}
+        self._texts: dict[str, list[str]] = {path: source_lines(text) for path, text in (texts or {}).items()}
         self._bm25: BM25 | None = None
         self._fuzzy: FuzzyIndex | None = None
         self._indexed: dict[str, list[str]] = {}
@@ -120,14 +121,16 @@ class RPGWorkspace:
     def preload(self, paths: Iterable[str]) -> None:
         """Read the given files (from a git repository in one batch) into the text cache."""
         missing = [p for p in dict.fromkeys(paths) if p not in self._texts]
-        on_disk = [p for p in missing if self.root and (self.root / p).is_file()]
-        for path in on_disk:
-            self._texts[path] = (self.root / path).read_text(errors="replace").splitlines()
+        for path in missing if self.root else []:
+            try:
+                self._texts[path] = source_lines(read_source_file(self.root, path).decode("utf-8", "replace"))
+            except UnreadableFile:
+                continue
         from_git = [p for p in missing if p not in self._texts]
         blobs = read_objects(self.repo, [f"{self.rpg.commit}:{p}" for p in from_git]) \
             if self.repo and self.rpg.commit else [None] * len(from_git)
         for path, blob in zip(from_git, blobs):
-            self._texts[path] = blob.decode("utf-8", "replace").splitlines() if blob is not None else []
+            self._texts[path] = source_lines(blob.decode("utf-8", "replace")) if blob is not None else []
 
     def code(self, node: Node, max_lines: int = 200) -> str:
         if node.kind not in CODE_KINDS:
@@ -222,7 +225,7 @@ class RPGWorkspace:
             paths = sorted(set(paths))
             for path in paths:
                 self._texts.pop(path, None)
-            self._texts.update({path: text.splitlines() for path, text in (texts or {}).items()})
+            self._texts.update({path: source_lines(text) for path, text in (texts or {}).items()})
             if self._bm25 is None:
                 return
             self.preload(p for p in paths if p in self.rpg)

@@ -131,3 +131,9 @@ def test_walk_visits_the_nodes_of_ast_walk_in_its_order():
                      "        return [h(i) for i in z if i]\nprint(C().m(), *rest, k=lambda: 2)\n")
     assert [id(node) for node in walk(tree)] == [id(node) for node in ast.walk(tree)]
     assert list(walk(tree.body[0].names[0])) == [tree.body[0].names[0]]
+
+
+def test_calls_are_listed_once_each_across_statements_in_first_seen_order():
+    facts = parse_file("m.py", "a()\nb()\na()\ndef f():\n    b()\n    c()\n    b()\nc()\n", "m")
+    assert facts.calls == ["a", "b", "c"]
+    assert [unit.calls for unit in facts.units] == [["b", "c"]]

@@ -1,5 +1,6 @@
 """Bad input is reported and skipped: unparsable, binary, huge, submodule, missing commit."""
 
+import os
 import subprocess
 
 import pytest
@@ -39,11 +40,38 @@ def test_commit_build_reports_every_bad_file_and_keeps_the_good_ones(tmp_path):
     assert "pkg/ok.py:fine" in rpg and "pkg/broken.py" not in rpg
 
 
+def test_declared_encodings_and_a_byte_order_mark_are_read_as_python_reads_them(tmp_path):
+    files = {"bom.py": b"\xef\xbb\xbfdef marked():\n    pass\n",
+             "declared.py": "# -*- coding: latin-1 -*-\ndef caf\xe9():\n    return 'd\xe9j\xe0'\n".encode("latin-1")}
+    (tmp_path / "repo").mkdir()
+    for name, data in files.items():
+        (tmp_path / "repo" / name).write_bytes(data)
+    rpg, stats = build_rpg(read_directory(tmp_path / "repo", 10_000), OfflineLifter())
+    assert stats.skipped == [] and "bom.py:marked" in rpg and "declared.py:caf\xe9" in rpg
+
+
+def test_directory_build_follows_no_link_and_reads_no_special_file(tmp_path):
+    secret = tmp_path / "home" / "credentials.py"
+    secret.parent.mkdir()
+    secret.write_text("aws_secret_access_key = 'TOPSECRET'\ndef leaked():\n    pass\n")
+    repo = tmp_path / "repo"
+    init_repo(repo, GOOD)
+    (repo / "pkg/settings.py").symlink_to(secret)
+    (repo / "pkg/zero.py").symlink_to("/dev/zero")
+    os.mkfifo(repo / "pkg/pipe.py")
+    listing = read_directory(repo, 10_000)
+    assert set(listing.files) == set(GOOD)
+    reasons = {s.path: s.reason for s in listing.skipped}
+    assert reasons == {"pkg/settings.py": "symbolic link (not followed)", "pkg/zero.py": "symbolic link (not followed)",
+                       "pkg/pipe.py": "not a regular file"}
+
+
 def test_directory_build_skips_nested_checkouts(tmp_path):
     repo, _ = bad_repo(tmp_path)
     listing = read_directory(repo, 10_000)
     assert "vendor/sub/inner.py" not in listing.files
-    assert [(s.path, s.reason) for s in listing.skipped] == [("vendor/sub", "submodule")]
+    assert [(s.path, s.reason) for s in listing.skipped] == [("pkg/huge.py", "huge file (30000 bytes > 10000)"),
+                                                             ("vendor/sub", "submodule")]  # huge: sized before reading
 
 
 def test_missing_commit_is_a_user_error(tmp_path):

@@ -5,7 +5,7 @@ import pytest
 from benchmarks.repo.instances import Instance, load_instances, read_ids
 from sandboxes.errors import UserError
 
-ROW = {"instance_id": "o__r-1", "repo": "o/r", "base_commit": "abc", "problem_statement": "bug", "patch": "p"}
+ROW = {"instance_id": "o__r-1", "repo": "o/r", "base_commit": "abc1234", "problem_statement": "bug", "patch": "p"}
 
 
 def test_json_jsonl_and_locagent_rows(tmp_path):
@@ -23,6 +23,10 @@ def test_json_jsonl_and_locagent_rows(tmp_path):
 def test_bad_input_is_a_user_error(tmp_path):
     with pytest.raises(UserError, match="missing base_commit"):
         Instance.from_row({**ROW, "base_commit": ""})
+    with pytest.raises(UserError, match="not a git commit id"):  # it would reach git's command line as an option
+        Instance.from_row({**ROW, "base_commit": "--output=/tmp/written_by_an_instance_file"})
+    with pytest.raises(UserError, match="starts with '-'"):
+        Instance.from_row({**ROW, "repo": "--upload-pack=touch x"})
     (tmp_path / "bad.json").write_text("[{")
     with pytest.raises(UserError, match="not valid JSON"):
         load_instances(tmp_path / "bad.json")

@@ -3,7 +3,7 @@ import json
 from benchmarks.repo.instances import Instance
 from benchmarks.repo.localizer import Prediction, PredictionsFile
 
-ROW = {"instance_id": "o__r-1", "repo": "o/r", "base_commit": "abc", "problem_statement": "", "patch": "p"}
+ROW = {"instance_id": "o__r-1", "repo": "o/r", "base_commit": "abc1234", "problem_statement": "", "patch": "p"}
 
 
 def test_prediction_from_entities_derives_modules_and_files():

@@ -6,7 +6,7 @@ from benchmarks.resolve.instances import (Instance, baseline_predictions, load_i
                                           write_predictions)
 from sandboxes.errors import UserError
 
-ROW = {"instance_id": "o__r-1", "repo": "o/r", "base_commit": "abc", "patch": "P", "test_patch": "T",
+ROW = {"instance_id": "o__r-1", "repo": "o/r", "base_commit": "abc1234", "patch": "P", "test_patch": "T",
        "FAIL_TO_PASS": '["t.py::test_a"]', "PASS_TO_PASS": ["t.py::test_b"], "version": 1.0}
 
 

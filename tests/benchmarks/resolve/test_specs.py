@@ -10,7 +10,7 @@ from sandboxes.errors import UserError
 TEST_PATCH = ("diff --git a/tests/test_x.py b/tests/test_x.py\n--- a/tests/test_x.py\n+++ b/tests/test_x.py\n"
               "@@ -1 +1,2 @@\n a = 1\n+b = 2\n"
               "diff --git a/data/x.json b/data/x.json\n--- a/data/x.json\n+++ b/data/x.json\n@@ -1 +1 @@\n-1\n+2\n")
-ROW = {"instance_id": "o__r-1", "repo": "o/r", "base_commit": "abc", "patch": "P", "test_patch": TEST_PATCH,
+ROW = {"instance_id": "o__r-1", "repo": "o/r", "base_commit": "abc1234", "patch": "P", "test_patch": TEST_PATCH,
        "FAIL_TO_PASS": [], "PASS_TO_PASS": [], "version": "1.0"}
 
 

@@ -31,6 +31,9 @@ def test_code_is_read_from_the_commit_when_no_checkout(tmp_path):
     assert workspace.find("shop/util.py") == ["shop/util.py"]
     assert workspace.lines("no/such/file.py") == []
     assert read_objects(repo, [f"{commit}:README.md", f"{commit}:missing.txt"]) == [b"# shop\nA tiny shopping cart.\n", None]
+    smuggled = f"{commit}:missing.py\n{commit}:README.md"  # a file name with a line break holds a second name
+    assert read_objects(repo, [smuggled, f"{commit}:shop/util.py"])[0] is None
+    assert b"def round_money" in read_objects(repo, [smuggled, f"{commit}:shop/util.py"])[1]
 
 
 def test_refreshed_indexes_equal_indexes_built_afresh(tmp_path):

@@ -13,7 +13,7 @@ from typing import Any
 import torch
 
 from benchmarks.kernels.verifier.runner.calls import Batch, Output, Side
-from benchmarks.kernels.verifier.runner.compare import Comparison, compare, tolerance
+from benchmarks.kernels.verifier.runner.compare import Comparison, compare, range_comparison, tolerance
 from benchmarks.kernels.verifier.runner.inputs import stride_order
 from benchmarks.kernels.verifier.runner.precision import PrecisionCheck
 from benchmarks.kernels.verifier.runner.tripwire import describe
@@ -37,8 +37,9 @@ class OutputChecks:
         self._previous: tuple[torch.Tensor, torch.Tensor] | None = None
 
     def judge(self, side: Side, batch: Batch, output: Output, expected: torch.Tensor, what: str,
-              stage: str) -> Comparison:
-        """Every check on one output; the comparison when it passes, a Verdict when it does not."""
+              stage: str, scaled: bool = False) -> Comparison:
+        """Every check on one output; the comparison when it passes, a Verdict when it does not. ``scaled``: a
+        range trial, whose values are judged by :func:`range_comparison` instead of the elementwise tolerance."""
         self._inputs_unchanged(side, batch, what)
         if output.overlap is not None and not self.allow_overlap:
             raise Verdict("rejected", f"{what}: the output's storage overlaps input {output.overlap} (a view of "
@@ -46,7 +47,8 @@ class OutputChecks:
                           stage="output")
         self._tripwire(output.tripwire)
         self._layout(output, expected, what)
-        comparison = compare(output.tensor, expected, *tolerance(expected.dtype, self.task))
+        comparison = (range_comparison(output.tensor, expected) if scaled
+                      else compare(output.tensor, expected, *tolerance(expected.dtype, self.task)))
         if comparison.problem and self._repeats(output.tensor, expected):
             status = "incorrect" if stage == "timing" else "rejected"  # a timed miss is incorrect, whatever its cause
             raise Verdict(status, f"{what}: the output is identical to the previous call's although the inputs "

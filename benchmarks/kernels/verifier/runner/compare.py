@@ -18,6 +18,14 @@ TOLERANCES = {
     torch.bfloat16: (2e-2, 2e-2),
 }
 """(atol, rtol) per floating dtype; integer and bool outputs must match exactly."""
+RANGE_SCALE = 32.0
+"""The range trials' floating inputs are the task's own times this. ``get_inputs`` draws from one distribution
+(mostly ``randn``), so a kernel right only near it would pass every other trial: a softmax without its max
+subtraction never overflows ``exp`` on randn inputs, and does at 32 times them."""
+RANGE_RELATIVE_L1 = 1e-3
+"""The relative L1 error a range trial allows (about 8,000 float32 eps; honest float32 kernels make a few). The
+elementwise tolerance is not used there: scaled inputs shrink atol relative to the outputs, so the rounding of an
+honest reduction's near-zero sums would fail it."""
 CHUNK = 1 << 16
 """Elements per chunk of the one-pass comparison (a few hundred KiB: stays in L2)."""
 
@@ -73,6 +81,20 @@ def compare(output: torch.Tensor, expected: torch.Tensor, atol: float, rtol: flo
         diff = (output[finite].double() - expected[finite].double()).abs()
         return Comparison("", float(diff.sum()), float(expected[finite].double().abs().sum()))
     return Comparison(_describe(output, expected, bad, atol, rtol), float("inf"), magnitude)
+
+
+def range_comparison(output: torch.Tensor, expected: torch.Tensor) -> Comparison:
+    """The range trial's test: same shape and dtype, the same integers, and floating outputs finite where the
+    expected ones are, within :data:`RANGE_RELATIVE_L1` of them."""
+    if output.shape != expected.shape or output.dtype != expected.dtype or not expected.is_floating_point():
+        return compare(output, expected, 0.0, 0.0)
+    (error,) = relative_errors(expected, output)
+    if error <= RANGE_RELATIVE_L1:
+        return Comparison("")
+    found = ("the output is not finite where the reference is" if error == float("inf")
+             else f"the output's relative L1 error is {error:.3g} (at most {RANGE_RELATIVE_L1:g} allowed)")
+    return Comparison(f"{found}: the kernel is right only for inputs near the task's usual ones (e.g. exp without "
+                      "subtracting the maximum, or -ffast-math's exp past its range)", float("inf"))
 
 
 def relative_errors(truth: torch.Tensor, *tensors: torch.Tensor) -> list[float]:

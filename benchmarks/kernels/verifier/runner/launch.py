@@ -27,6 +27,12 @@ class EvalConfig(Config):
 
     trials: int = 5
     """Correctness trials, each with fresh random inputs from a fresh seed (at least 5 by default)."""
+    range_check: Literal["refuse", "flag", "off"] = "flag"
+    """One more correctness trial, on fresh inputs whose floating values are scaled far outside the task's
+    distribution (see :data:`.compare.RANGE_SCALE`; skipped when the reference fails or overflows there). A kernel
+    that is wrong there (a softmax without the max subtraction, an exp-based tanh that gives NaN): refuse it, only
+    flag the row (the default: KernelBench judges on the task's own inputs, and honest ``-ffast-math`` kernels give
+    NaN past exp's range), or do not try."""
     warmup: int = 3
     """Untimed calls per side before timing starts."""
     min_timed_trials: int = 10

@@ -17,18 +17,19 @@ import time
 
 _BOOTED = time.perf_counter()  # before torch is imported: the phases below include its import
 
+import contextlib
 import importlib
 import io
 import json
 import os
 import sys
-from typing import Any
+from typing import Any, Iterator
 
 import torch
 
 from benchmarks.kernels.verifier.runner.calls import Batch, Side
 from benchmarks.kernels.verifier.runner.checks import OutputChecks
-from benchmarks.kernels.verifier.runner.compare import compare, tolerance
+from benchmarks.kernels.verifier.runner.compare import RANGE_SCALE, compare, tolerance
 from benchmarks.kernels.verifier.runner.handles import WorkerHandle
 from benchmarks.kernels.verifier.runner.inputs import layout_of, overlapping_input
 from benchmarks.kernels.verifier.runner.precision import FLOAT64_TRIALS, PrecisionCheck
@@ -152,17 +153,59 @@ class Runner:
             reply, _ = side.call(what, trace=self.checks.tripwire != "off")
             output = side.collect(what)
             self.simulated_trials.append(reply.get("simulated"))
-            try:
+            with self.blamed_if_reference_repeats(batch, expected, what):
                 comparison = self.checks.judge(side, batch, output, expected, what, stage="correctness")
                 if trial < FLOAT64_TRIALS:
                     self.checks.precise_trial(batch, expected, output, what)
                 else:
                     self.checks.precise_later(comparison, what)
-            except Verdict as verdict:
-                if verdict.status == "incorrect":
-                    self.reference_repeats(batch, expected, what)
-                raise
+        if side is not None and self.config.get("range_check", "off") != "off":
+            self.range_trial(side, f"range trial (floating inputs times {RANGE_SCALE:g})")
         return side
+
+    def range_trial(self, side: Side, what: str) -> None:
+        """One trial on fresh inputs scaled by :data:`RANGE_SCALE`, unless the reference fails or overflows on
+        them (the evidence then says why it was skipped). A wrong value there refuses the solution or, with
+        ``range_check`` "flag", flags it; every other check refuses as on any trial."""
+        if not getattr(self.task, "RANGE_CHECK", True):
+            self.evidence["range_trials"] = ["skipped: the task sets RANGE_CHECK = False"]
+            return
+        fresh = self.batch()
+        batch = Batch([x * RANGE_SCALE if isinstance(x, torch.Tensor) and x.is_floating_point() else x
+                       for x in fresh.values], fresh.slots, fresh.nbytes)
+        try:
+            expected = self.expected(batch)
+        except Verdict:
+            raise
+        except Exception as error:  # a task whose reference needs its own input range (a domain check)
+            self.evidence.setdefault("range_trials", []).append(f"skipped: the reference failed on them ({error})")
+            return
+        if expected.is_floating_point() and not bool(torch.isfinite(expected).all()):
+            self.evidence.setdefault("range_trials", []).append("skipped: the reference is not finite on them")
+            return
+        side.feed(batch, what)
+        side.call(what, trace=self.checks.tripwire != "off")
+        output = side.collect(what)
+        try:
+            with self.blamed_if_reference_repeats(batch, expected, what):
+                self.checks.judge(side, batch, output, expected, what, stage="correctness", scaled=True)
+        except Verdict as verdict:
+            if self.config["range_check"] != "flag" or (verdict.status, verdict.stage) != ("incorrect", "correctness"):
+                raise
+            self.flags.append("wrong outside the task's input range")
+            self.evidence.setdefault("range_trials", []).append(f"failed: {verdict.reason}")
+            return
+        self.evidence.setdefault("range_trials", []).append("passed")
+
+    @contextlib.contextmanager
+    def blamed_if_reference_repeats(self, batch: Batch, expected: torch.Tensor, what: str) -> Iterator[None]:
+        """A mismatch found inside is the solution's only if the reference repeats itself (:meth:`reference_repeats`)."""
+        try:
+            yield
+        except Verdict as verdict:
+            if verdict.status == "incorrect":
+                self.reference_repeats(batch, expected, what)
+            raise
 
     def reference_repeats(self, batch: Batch, expected: torch.Tensor, what: str) -> None:
         """Before a mismatch is blamed on the solution: the reference, run again on the same inputs from another

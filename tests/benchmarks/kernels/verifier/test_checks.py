@@ -94,3 +94,117 @@ def test_a_repeated_output_is_a_cache_refused_in_trials_and_incorrect_when_timed
     with pytest.raises(Verdict) as caught:
         judge.judge(StandIn(), None, Output(first.clone()), torch.tensor([3.0, 4.0]), "timed call 1", "timing")
     assert (caught.value.status, caught.value.stage) == ("incorrect", "timing")
+
+
+def test_a_range_trial_weighs_the_whole_output():
+    near_zero_off = torch.tensor([1000.0, -1000.0, 0.01])  # far past atol at one place, 5e-6 of the whole
+    checks().judge(StandIn(), None, Output(near_zero_off), torch.tensor([1000.0, -1000.0, 0.0]), "range trial 1",
+                   "correctness", scaled=True)
+    with pytest.raises(Verdict, match="range trial 1: .*relative L1 error"):
+        checks().judge(StandIn(), None, Output(torch.full((3,), 16.0)), torch.tensor([16.0, 100.0, 200.0]),
+                       "range trial 1", "correctness", scaled=True)
+
+
+EXP_TASK = '''"""exp of a small tensor: its reference overflows on the range trial's inputs."""
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return torch.exp(x)
+
+
+def get_inputs():
+    return [torch.randn(16, 256)]
+
+
+def get_init_inputs():
+    return []
+'''
+
+EXP_SOLUTION = '''
+import torch
+import torch.nn as nn
+
+from sandboxes.targets.native import load_cpp
+
+lib = load_cpp("exp_plain", r"""
+#include <cmath>
+#include <cstdint>
+extern "C" void exp_f32(float* out, const float* x, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) out[i] = std::exp(x[i]);
+}
+""", {"exp_f32": ["tensor", "tensor", "int"]})
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        x = x.contiguous()
+        out = torch.empty_like(x)
+        lib.exp_f32(out, x, x.numel())
+        return out
+'''
+
+
+def test_the_range_trial_is_skipped_where_the_reference_overflows(tmp_path, cpu_target, sandbox, quick, pool):
+    from benchmarks.kernels.tasks import load_task
+
+    (tmp_path / "exp.py").write_text(EXP_TASK)
+    result = evaluate(load_task(tmp_path / "exp.py", level="L1"), EXP_SOLUTION, cpu_target, sandbox=sandbox,
+                      config=quick, runner=pool)
+    assert result.correct, result.reason
+    assert result.evidence["range_trials"] == ["skipped: the reference is not finite on them"]
+
+
+def test_a_task_can_turn_the_range_trial_off(tmp_path, cpu_target, sandbox, quick, pool):
+    from benchmarks.kernels.tasks import load_task
+
+    (tmp_path / "exp.py").write_text(EXP_TASK.replace("class Model", "RANGE_CHECK = False\n\n\nclass Model"))
+    result = evaluate(load_task(tmp_path / "exp.py", level="L1"), EXP_SOLUTION, cpu_target, sandbox=sandbox,
+                      config=quick, runner=pool)
+    assert result.correct and result.evidence["range_trials"] == ["skipped: the task sets RANGE_CHECK = False"]
+
+
+def test_an_honest_kernel_passes_its_range_trial(tiny_relu, cpu_target, sandbox, quick, pool):
+    from benchmarks.kernels.suite import SOLUTIONS_ROOT
+
+    source = (SOLUTIONS_ROOT / "reference" / "cpu" / "L1__relu.py").read_text()
+    result = evaluate(tiny_relu, source, cpu_target, sandbox=sandbox, config=quick, runner=pool)
+    assert result.correct and result.evidence["range_trials"] == ["passed"], result.reason
+
+
+CLAMPED_RELU = '''"""A ReLU that clamps at 16, which no randn input reaches: right on every trial from get_inputs."""
+import torch
+import torch.nn as nn
+
+from sandboxes.targets.native import load_cpp
+
+SOURCE = r"""
+#include <cstdint>
+extern "C" void relu_f32(float* out, const float* x, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) out[i] = x[i] > 0.0f ? (x[i] < 16.0f ? x[i] : 16.0f) : 0.0f;
+}
+"""
+lib = load_cpp("relu_range_clamped", SOURCE, {"relu_f32": ["tensor", "tensor", "int"]})
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        x = x.contiguous()
+        out = torch.empty_like(x)
+        lib.relu_f32(out, x, x.numel())
+        return out
+'''
+
+
+@pytest.mark.parametrize("mode", ["refuse", "flag"])
+def test_a_kernel_right_only_near_the_task_inputs_is_refused_or_flagged(mode, tiny_relu, cpu_target, sandbox, quick,
+                                                                        pool):
+    config = quick.model_copy(update={"range_check": mode})
+    result = evaluate(tiny_relu, CLAMPED_RELU, cpu_target, sandbox=sandbox, config=config, runner=pool)
+    if mode == "refuse":
+        assert matches(result, "incorrect", "correctness", "range trial relative L1 error is"), result.reason
+    else:
+        assert result.correct and "wrong outside the task's input range" in result.flags
+        assert result.evidence["range_trials"][0].startswith("failed: range trial")

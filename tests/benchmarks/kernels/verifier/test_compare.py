@@ -49,3 +49,18 @@ def test_compare_sums_the_error_in_the_same_pass():
 
     comparison = compare(torch.tensor([1.0, 2.0005]), torch.tensor([1.0, 2.0]), 1e-3, 1e-3)
     assert comparison.problem == "" and comparison.relative_error() == pytest.approx(0.0005 / 3.0, rel=1e-3)
+
+
+def test_range_comparison_weighs_the_whole_output_not_each_element():
+    from benchmarks.kernels.verifier.runner.compare import RANGE_RELATIVE_L1, range_comparison
+
+    expected = torch.tensor([1000.0, -1000.0, 1e-4, 0.0])
+    rounded = expected + torch.tensor([0.0, 0.0, 0.01, -0.01])  # near-zero sums off by far more than atol
+    assert range_comparison(rounded, expected).problem == ""
+    clamped = expected.clamp(max=16.0)
+    assert "relative L1 error" in range_comparison(clamped, expected).problem
+    overflowed = torch.tensor([float("nan"), -1000.0, 1e-4, 0.0])
+    assert "not finite where the reference is" in range_comparison(overflowed, expected).problem
+    assert "dtype" in range_comparison(expected.double(), expected).problem
+    assert range_comparison(torch.tensor([3, 1]), torch.tensor([3, 2])).problem  # integers exactly
+    assert RANGE_RELATIVE_L1 < 0.01
