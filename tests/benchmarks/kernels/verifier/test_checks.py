@@ -12,6 +12,7 @@ from benchmarks.kernels.verifier.runner.precision import PrecisionCheck
 from benchmarks.kernels.verifier.runner.verdict import Verdict
 from tests.benchmarks.kernels.verifier.verdicts import adversarial, matches, runtime_expectation, task_for
 from benchmarks.kernels.verifier.harness import evaluate
+from benchmarks.kernels.suite import SOLUTIONS_ROOT
 
 CPU_FILES = adversarial("L1__transpose_2d__output_*.py") + adversarial("L1__relu__precision_*.py")
 OTHER_FILES = [(target, path) for target in ("npu", "gpu")
@@ -123,28 +124,8 @@ def get_init_inputs():
     return []
 '''
 
-EXP_SOLUTION = '''
-import torch
-import torch.nn as nn
-
-from sandboxes.targets.native import load_cpp
-
-lib = load_cpp("exp_plain", r"""
-#include <cmath>
-#include <cstdint>
-extern "C" void exp_f32(float* out, const float* x, int64_t n) {
-    for (int64_t i = 0; i < n; ++i) out[i] = std::exp(x[i]);
-}
-""", {"exp_f32": ["tensor", "tensor", "int"]})
-
-
-class ModelNew(nn.Module):
-    def forward(self, x):
-        x = x.contiguous()
-        out = torch.empty_like(x)
-        lib.exp_f32(out, x, x.numel())
-        return out
-'''
+RELU = (SOLUTIONS_ROOT / "reference" / "cpu" / "L1__relu.py").read_text()
+EXP_SOLUTION = RELU.replace("v > 0.0f ? v : 0.0f", "std::exp(v)").replace('load_cpp("relu"', 'load_cpp("exp_plain"')
 
 
 def test_the_range_trial_is_skipped_where_the_reference_overflows(tmp_path, cpu_target, sandbox, quick, pool):
@@ -167,35 +148,13 @@ def test_a_task_can_turn_the_range_trial_off(tmp_path, cpu_target, sandbox, quic
 
 
 def test_an_honest_kernel_passes_its_range_trial(tiny_relu, cpu_target, sandbox, quick, pool):
-    from benchmarks.kernels.suite import SOLUTIONS_ROOT
-
-    source = (SOLUTIONS_ROOT / "reference" / "cpu" / "L1__relu.py").read_text()
-    result = evaluate(tiny_relu, source, cpu_target, sandbox=sandbox, config=quick, runner=pool)
+    result = evaluate(tiny_relu, RELU, cpu_target, sandbox=sandbox, config=quick, runner=pool)
     assert result.correct and result.evidence["range_trials"] == ["passed"], result.reason
 
 
-CLAMPED_RELU = '''"""A ReLU that clamps at 16, which no randn input reaches: right on every trial from get_inputs."""
-import torch
-import torch.nn as nn
-
-from sandboxes.targets.native import load_cpp
-
-SOURCE = r"""
-#include <cstdint>
-extern "C" void relu_f32(float* out, const float* x, int64_t n) {
-    for (int64_t i = 0; i < n; ++i) out[i] = x[i] > 0.0f ? (x[i] < 16.0f ? x[i] : 16.0f) : 0.0f;
-}
-"""
-lib = load_cpp("relu_range_clamped", SOURCE, {"relu_f32": ["tensor", "tensor", "int"]})
-
-
-class ModelNew(nn.Module):
-    def forward(self, x):
-        x = x.contiguous()
-        out = torch.empty_like(x)
-        lib.relu_f32(out, x, x.numel())
-        return out
-'''
+CLAMPED_RELU = RELU.replace("v > 0.0f ? v : 0.0f", "v > 0.0f ? (v < 16.0f ? v : 16.0f) : 0.0f").replace(
+    'load_cpp("relu"', 'load_cpp("relu_clamped"')
+"""A ReLU that clamps at 16, which no randn input reaches: right on every trial from get_inputs."""
 
 
 @pytest.mark.parametrize("mode", ["refuse", "flag"])
