@@ -18,6 +18,9 @@ from tools.base import Tool, render_result
 from agents.mcp.resources import read_run_resource, run_resources
 
 SERVER_NAME = "agentkiln"
+STRUCTURED_LIMIT = 200_000
+"""Results whose JSON is longer go out as the capped text only: a 15 MB structured copy of a capped answer is
+not something to send."""
 INSTALL_HINT = 'the MCP server needs the mcp SDK: pip install "agentkiln[ui]" (or pip install mcp)'
 
 
@@ -45,7 +48,8 @@ def call(tool: Tool | None, name: str, arguments: dict[str, Any] | None) -> Any:
         return _error(f"error: {error}")
     except Exception as error:  # a failing tool is an answer to the client, not the end of the server
         return _error(f"error: {type(error).__name__}: {error}")
-    structured = json.loads(json.dumps(result, default=str)) if isinstance(result, dict) else None
+    dumped = json.dumps(result, default=str) if isinstance(result, dict) else ""
+    structured = json.loads(dumped) if dumped and len(dumped) <= STRUCTURED_LIMIT else None
     return types.CallToolResult(content=[types.TextContent(type="text", text=render_result(result))],
                                 structured_content=structured, is_error=False)
 

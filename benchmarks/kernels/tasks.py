@@ -89,6 +89,8 @@ def load_task(path: str | Path, level: str | None = None) -> KernelTask:
         raise UserError(f"cannot read task {path}: {error}") from error
     except SyntaxError as error:
         raise UserError(f"task {path} is not valid Python: line {error.lineno}: {error.msg}") from error
+    except (MemoryError, RecursionError):  # nested too deeply for the parser
+        raise UserError(f"task {path} nests too deeply for Python's parser") from None
     defined = {node.name for node in tree.body if isinstance(node, (ast.ClassDef, ast.FunctionDef))}
     missing = [name for name in REQUIRED_NAMES if name not in defined]
     if missing:

@@ -8,6 +8,11 @@ from pathlib import Path
 
 import klayout.db as db
 
+from sandboxes.errors import UserError
+
+MAX_FLAT_SHAPES = 1_000_000
+"""Layouts that flatten to more shapes are not rendered (flattening is KLayout's C++, beyond any time limit here)."""
+
 
 def read_layout(gds: bytes) -> db.Layout:
     """Load GDS bytes into a KLayout layout."""
@@ -19,12 +24,33 @@ def read_layout(gds: bytes) -> db.Layout:
     return layout
 
 
+def flat_shape_count(layout: db.Layout) -> int:
+    """How many shapes the top cell holds once flattened, counted over the hierarchy without flattening it (a
+    354-byte GDS of two nested 1000 x 1000 arrays holds 10^12)."""
+    top = layout.top_cell()
+    if top is None:
+        return 0
+    copies, total = {top.cell_index(): 1}, 0
+    for index in layout.each_cell_top_down():
+        count = copies.get(index, 0)
+        if not count:
+            continue
+        cell = layout.cell(index)
+        total += count * sum(cell.shapes(layer).size() for layer in layout.layer_indexes())
+        for instance in cell.each_inst():
+            copies[instance.cell_index] = copies.get(instance.cell_index, 0) + count * instance.cell_inst.size()
+    return total
+
+
 def flat_polygons(layout: db.Layout) -> dict[tuple[int, int], list[db.DPolygon]]:
-    """Every polygon of the top cell, flattened, in micrometres, by (layer, datatype)."""
+    """Every polygon of the top cell, flattened, in micrometres, by (layer, datatype); a ``UserError`` when that
+    would be more than :data:`MAX_FLAT_SHAPES` shapes."""
     top = layout.top_cell()
     shapes: dict[tuple[int, int], list[db.DPolygon]] = {}
     if top is None:
         return shapes
+    if (count := flat_shape_count(layout)) > MAX_FLAT_SHAPES:
+        raise UserError(f"the layout flattens to {count:,} shapes (at most {MAX_FLAT_SHAPES:,} are rendered)")
     for index in layout.layer_indexes():
         info = layout.get_info(index)
         region = db.Region(top.begin_shapes_rec(index)).merged()

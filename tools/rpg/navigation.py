@@ -16,13 +16,15 @@ from tools.rpg.workspace import RPGWorkspace, is_support_path
 
 NodeKindName = Literal["repository", "area", "category", "subcategory", "file", "class", "function", "method"]
 EdgeKindName = Literal["contains", "imports", "invokes", "inherits"]
+MAX_NAMES = 50
+"""The most names one call may ask about: each is looked up in the whole graph, and a client is not a model."""
 
 
 class SearchArgs(BaseModel):
     query: str = Field(description="Keywords, an identifier, or a behaviour phrase such as 'apply discount'.")
     mode: Literal["code", "feature", "both"] = Field("both", description="BM25 over code chunks, fuzzy over "
                                                      "lifted features, or both combined.")
-    scopes: list[str] = Field(default_factory=list, description="Only nodes under these node ids or path "
+    scopes: list[str] = Field(default_factory=list, max_length=MAX_NAMES, description="Only nodes under these node ids or path "
                               "prefixes (e.g. 'area:shop', 'shop/models.py').")
     kinds: list[NodeKindName] = Field(default_factory=list, description="Only these node kinds.")
     top_k: int = Field(10, ge=1, le=100, description="How many results.")
@@ -31,12 +33,13 @@ class SearchArgs(BaseModel):
 
 
 class FetchArgs(BaseModel):
-    names: list[str] = Field(description="Node ids ('path:Class.method'), paths, or qualified names.")
+    names: list[str] = Field(max_length=MAX_NAMES, description="Node ids ('path:Class.method'), paths, or qualified "
+                                                              "names.")
     max_lines: int = Field(120, ge=1, le=2000, description="Cap on the code lines returned per node.")
 
 
 class ExploreArgs(BaseModel):
-    start: list[str] = Field(description="Node ids (or names) to start from.")
+    start: list[str] = Field(max_length=MAX_NAMES, description="Node ids (or names) to start from.")
     direction: Literal["upstream", "downstream", "both"] = Field("downstream", description="Follow edges "
                                                                  "out of (downstream) or into (upstream) nodes.")
     depth: int = Field(2, ge=1, le=6, description="How many hops.")

@@ -71,3 +71,15 @@ def test_runs_are_resources(workdir, isolated_agent_env):
     data = json.loads(summary.contents[0].text)
     assert data["id"] == run.id and data["best"] == 2 and data["status"] == "finished"
     assert [e["kind"] for e in json.loads(events.contents[0].text)] == ["best"]
+
+
+def test_a_huge_result_goes_out_as_capped_text_only():
+    from types import SimpleNamespace
+
+    from agents.mcp.server import STRUCTURED_LIMIT, call
+
+    small = call(SimpleNamespace(invoke=lambda arguments: {"nodes": ["a"]}), "t", {})
+    huge = call(SimpleNamespace(invoke=lambda arguments: {"nodes": ["x" * 100] * (STRUCTURED_LIMIT // 50)}), "t", {})
+    assert small.structured_content == {"nodes": ["a"]}
+    assert huge.structured_content is None and "characters truncated" in huge.content[0].text
+    assert len(huge.content[0].text) < 25_000

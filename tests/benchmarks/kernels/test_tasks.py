@@ -47,6 +47,9 @@ def test_malformed_task_names_what_is_missing(tmp_path):
     (tmp_path / "broken.py").write_text("def (:\n")
     with pytest.raises(UserError, match="not valid Python"):
         load_task(tmp_path / "broken.py")
+    (tmp_path / "deep.py").write_text("x = " + "-" * 200_000 + "1\n")
+    with pytest.raises(UserError, match="nests too deeply"):
+        load_task(tmp_path / "deep.py")
 
 
 def test_a_task_importing_a_package_this_python_lacks_is_skipped_with_the_install_line(tmp_path):

@@ -74,3 +74,15 @@ def test_tools_export_as_openai_schemas_and_langchain(tools):
     assert result[0]["id"] == "shop/util.py:round_money"
     with pytest.raises(UserError, match="bad arguments"):
         tools["explore_rpg"].invoke({"start": ["x"], "depth": 99})
+
+
+def test_a_call_asks_about_at_most_max_names_names():
+    from pydantic import ValidationError
+
+    from tools.rpg.navigation import MAX_NAMES, ExploreArgs, FetchArgs, SearchArgs
+
+    assert len(FetchArgs(names=["a"] * MAX_NAMES).names) == MAX_NAMES
+    for make in (lambda names: FetchArgs(names=names), lambda names: ExploreArgs(start=names),
+                 lambda names: SearchArgs(query="q", scopes=names)):
+        with pytest.raises(ValidationError):
+            make(["a"] * (MAX_NAMES + 1))
