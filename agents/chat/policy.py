@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Iterable
+
 from tools.base import Tool
 
 from agents.chat.config import ChatConfig, Mode
@@ -21,6 +23,10 @@ class ApprovalPolicy:
         if mode == "ask" and self.config.yes and tool.sandboxed:
             return "auto"
         return mode
+
+    def relaxed(self, tools: Iterable[Tool]) -> list[str]:
+        """The tools that would ask by what they can do but run at once under this config (its policy, ``yes``)."""
+        return sorted(tool.name for tool in tools if tool.approval == "ask" and self.mode(tool) == "auto")
 
     def reason(self, tool: Tool) -> str:
         """Why a call of ``tool`` needs approval, in words."""

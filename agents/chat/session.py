@@ -18,6 +18,7 @@ from agents.chat.policy import ApprovalPolicy
 from agents.chat.lineinput import LineReader
 from agents.chat.render import (TokenPrinter, arguments_text, call_panel, clip, clipped, make_console, plain, result_panel,
                                 usage_line)
+from agents.runtime.config import config_file
 from agents.runtime.models.accounting import AccountedModel
 from agents.runtime.models.base import ChatModel, ModelReplyError
 from agents.runtime.run import Run, runs_root
@@ -88,6 +89,11 @@ class ChatSession:
     # --- the loop -------------------------------------------------------------------------------
     def loop(self) -> None:
         """Read lines until /exit or Ctrl-D; Ctrl-C at the prompt only clears the line, during a turn it cancels."""
+        relaxed = self.policy.relaxed(self.toolbox.tools.values())
+        if relaxed:  # an agentkiln.toml in a cloned repository could set this: say so before anything runs
+            source = config_file()
+            self.say(f"note: {', '.join(relaxed)} run without asking for approval (--yes or the chat policy"
+                     + (f" in {source.resolve()})" if source else ")"))
         with ctrl_c_interrupts():
             self.converse()
 

@@ -44,3 +44,11 @@ def test_yes_approves_sandboxed_tools_only_and_config_wins():
     read = tool("read", capabilities=("compute",))
     configured = ApprovalPolicy(ChatConfig(policy={"read": "ask"}))
     assert configured.mode(read) == "ask" and configured.reason(read) == "the chat policy asks for it"
+
+
+def test_the_tools_that_run_without_asking_against_their_capabilities_are_named():
+    run, read = tool("run", capabilities=("sandbox",)), tool("read", capabilities=("read_files",))
+    write = tool("write", capabilities=("write_files",))
+    assert ApprovalPolicy(ChatConfig()).relaxed([run, read, write]) == []
+    assert ApprovalPolicy(ChatConfig(yes=True)).relaxed([run, read, write]) == ["run"]
+    assert ApprovalPolicy(ChatConfig(policy={"write": "auto"})).relaxed([run, read, write]) == ["write"]
