@@ -1,4 +1,5 @@
-"""tanh-approximate GELU, tanh written through one exp so the loop vectorises."""
+"""tanh-approximate GELU, tanh written through one exp so the loop vectorises.
+exp's argument is capped at 80: past it, -ffast-math's exp gives inf, then NaN."""
 
 import torch
 import torch.nn as nn
@@ -10,7 +11,7 @@ SOURCE = r"""
 #include <cmath>
 extern "C" void gelu_tanh_f32(float* out, const float* x, int64_t n) {
     #pragma omp parallel for simd schedule(static)
-    for (int64_t i = 0; i < n; ++i) { const float v = x[i]; out[i] = v - v / (1.0f + std::exp(1.5957691216f * (v + 0.044715f * v * v * v))); }
+    for (int64_t i = 0; i < n; ++i) { const float v = x[i]; out[i] = v - v / (1.0f + std::exp(std::fmin(1.5957691216f * (v + 0.044715f * v * v * v), 80.0f))); }
 }
 """
 

@@ -1,4 +1,5 @@
-"""Sigmoid with a vectorised exp."""
+"""Sigmoid with a vectorised exp.
+exp's argument is capped at 80: past it, -ffast-math's exp gives inf, then NaN."""
 
 import torch
 import torch.nn as nn
@@ -10,7 +11,7 @@ SOURCE = r"""
 #include <cmath>
 extern "C" void sigmoid_f32(float* out, const float* x, int64_t n) {
     #pragma omp parallel for simd schedule(static)
-    for (int64_t i = 0; i < n; ++i) { const float v = x[i]; out[i] = 1.0f / (1.0f + std::exp(-v)); }
+    for (int64_t i = 0; i < n; ++i) { const float v = x[i]; out[i] = 1.0f / (1.0f + std::exp(std::fmin(-v, 80.0f))); }
 }
 """
 

@@ -1,4 +1,5 @@
-"""tanh(2x + y) / 2 in one pass, tanh through one vectorised exp."""
+"""tanh(2x + y) / 2 in one pass, tanh through one vectorised exp.
+exp's argument is capped at 80: past it, -ffast-math's exp gives inf, then NaN."""
 
 import torch
 import torch.nn as nn
@@ -12,7 +13,7 @@ extern "C" void scale_add_tanh(float* out, const float* x, const float* y, int64
     #pragma omp parallel for simd schedule(static)
     for (int64_t i = 0; i < n; ++i) {
         const float u = 2.0f * x[i] + y[i];
-        out[i] = 0.5f - 1.0f / (std::exp(2.0f * u) + 1.0f);
+        out[i] = 0.5f - 1.0f / (std::exp(std::fmin(2.0f * u, 80.0f)) + 1.0f);
     }
 }
 """

@@ -1,4 +1,5 @@
-"""silu(a) * b in one pass: no intermediate tensor."""
+"""silu(a) * b in one pass: no intermediate tensor.
+exp's argument is capped at 80: past it, -ffast-math's exp gives inf, then NaN."""
 
 import torch
 import torch.nn as nn
@@ -10,7 +11,7 @@ SOURCE = r"""
 #include <cmath>
 extern "C" void silu_mul(float* out, const float* a, const float* b, int64_t n) {
     #pragma omp parallel for simd schedule(static)
-    for (int64_t i = 0; i < n; ++i) { const float v = a[i]; out[i] = v / (1.0f + std::exp(-v)) * b[i]; }
+    for (int64_t i = 0; i < n; ++i) { const float v = a[i]; out[i] = v / (1.0f + std::exp(std::fmin(-v, 80.0f))) * b[i]; }
 }
 """
 
