@@ -144,5 +144,8 @@ def feedback_text(result: KernelResult) -> str:
     if result.correct:
         timing = f"{result.runtime_ms:.4g} ms" if result.runtime_ms else "not timed"
         reference = f" vs reference {result.reference_ms:.4g} ms" if result.reference_ms else ""
-        return f"correct; {timing}{reference}" + (f"; {result.reason}" if result.reason else "")
+        notes = [result.reason] if result.reason else []
+        notes += [f"flagged: {flag}" for flag in result.flags]
+        notes += [text for text in result.evidence.get("range_trials", []) if text.startswith("failed")]
+        return f"correct; {timing}{reference}" + "".join(f"; {note}" for note in notes)
     return f"{result.status.value}: {result.reason or 'no detail'}"

@@ -84,3 +84,18 @@ def test_a_sandbox_failure_stops_verification_instead_of_counting_as_a_wrong_ker
         env.verify(task, solution(1))
     assert env._cache == {}
     env.close()
+
+
+def test_feedback_tells_the_model_about_flags_and_a_failed_range_trial():
+    from benchmarks.kernels.verifier.result import KernelResult, Status
+
+    from agents.evokernel.env import feedback_text
+
+    result = KernelResult("L1/softmax", Status.CORRECT, runtime_ms=1.5, reference_ms=2.0,
+                          flags=["wrong outside the task's input range"],
+                          evidence={"range_trials": ["failed: range trial (floating inputs times 32): the output is "
+                                                     "not finite where the reference is"]})
+    text = feedback_text(result)
+    assert text.startswith("correct; 1.5 ms vs reference 2 ms; flagged: wrong outside the task's input range")
+    assert "not finite where the reference is" in text
+    assert feedback_text(KernelResult("L1/relu", Status.CORRECT, runtime_ms=1.0)) == "correct; 1 ms"
