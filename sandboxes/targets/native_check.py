@@ -104,7 +104,16 @@ STD_NAMESPACES = re.compile(r"(?:^|[;{}])\s*(?:inline\s+)?namespace\s+(?:std|__g
                             re.MULTILINE)
 """Reopening the standard library's namespaces, or defining a class in a library's (``template <> struct
 std::hash<Mine> { static inline long calls; }``): data defined there would pass for the library's own."""
+LIBRARY_STATE = re.compile(r"\b(?:stderr|stdout|stdin|FILE|_IO_\w+|errno|__errno_location|__libc_single_threaded|"
+                           r"xalloc|iword|pword|cout|cerr|clog|cin|wcout|wcerr|wclog|wcin|environ|__environ)\b")
+"""The C and C++ libraries' own writable objects: a pointer to a matrix decoded on the first call was kept in the
+unused bytes of ``stderr``'s ``FILE`` (load_inline builds link ``stderr`` for their error printing), where neither
+the data-symbol check nor the own-tensor check looks; ``errno``, the streams' words and ``xalloc``'s counter keep
+numbers between calls the same way."""
 FORBIDDEN_NAMES = (
+    (LIBRARY_STATE, "code", "the C or C++ library's global objects", "a kernel keeps nothing between calls and "
+                                                                     "prints nothing; report errors with TORCH_CHECK",
+     "stateful"),
     (PYTHON_API, "code", "the Python C API or pybind11 objects", "a kernel takes and returns tensors; let "
                                                                  "load_inline(functions=[...]) bind it (no "
                                                                  "PYBIND11_MODULE of your own)"),
@@ -237,10 +246,11 @@ def forbidden_names(user: str, marker: str = "") -> list[tuple[str, str]]:
             chunk = chunk.split(f"{GLUE_MARK}{marker}")[0]
         code = STRING.sub('""', chunk)
         texts = "\n".join(m.group(0) for m in STRING.finditer(ADJACENT_STRINGS.sub("", chunk)))
-        for pattern, where, what, instead in FORBIDDEN_NAMES:
+        for pattern, where, what, instead, *rule in FORBIDDEN_NAMES:
             found = pattern.search(texts if where == "strings" else code)
             if found:
-                return [("native_framework_call", f"native code uses {what} ({found.group(0)}): {instead}")]
+                return [(rule[0] if rule else "native_framework_call",
+                         f"native code uses {what} ({found.group(0)}): {instead}")]
     return []
 
 

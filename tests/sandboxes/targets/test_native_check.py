@@ -144,6 +144,15 @@ def test_the_python_c_api_is_refused_in_the_solutions_lines_and_allowed_in_the_g
     assert forbidden_names('const char* s = "PyEval_GetBuiltins";')  # the name a run-time look-up would use
 
 
+@pytest.mark.parametrize("line", ["((void**)stderr->_unused2)[0] = cache;", "errno = 7;", "std::cout.precision(9);",
+                                  "static const int slot = std::ios_base::xalloc();", "__libc_single_threaded = 2;",
+                                  "FILE* f = stdout;"])
+def test_the_libraries_global_objects_are_refused_as_state(line):
+    assert forbidden_names(f"void relu(float* o, const float* x, long n) {{ {line} }}\n") == [
+        ("stateful", forbidden_names(f"void f() {{ {line} }}")[0][1])]
+    assert forbidden_names(f"void f() {{ {line} }}")[0][1].startswith("native code uses the C or C++ library's")
+
+
 @pytest.mark.parametrize("line", ["x.unsafeGetTensorImpl()->set_stride(1, -4);", "struct Hook : c10::BackendMeta {};",
                                   "auto impl = x.getIntrusivePtr();", "out.set_storage_offset(7);",
                                   "out._set_neg(true);", "out._set_conj(true);",

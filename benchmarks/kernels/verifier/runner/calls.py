@@ -75,7 +75,9 @@ class Side:
         write(self.region.buffer, batch.slots, batch.values)
 
     def call(self, what: str, trace: bool = False) -> tuple[dict[str, Any], float]:
-        """Prepare (untimed), then one call under the runner's clock: its reply and wall time in ms."""
+        """Prepare (untimed), then one call under the runner's clock: its reply and wall time in ms. The output
+        region past the output's size is zeroed first (no place for a worker to keep bytes between calls)."""
+        self.output.buffer[self.output_bytes:].zero_()
         self.worker.request({"cmd": "prep"}, f"{what} (preparation)")
         started = _perf_counter()
         reply = self.worker.request({"cmd": "run", "trace": trace}, what)

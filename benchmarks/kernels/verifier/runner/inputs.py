@@ -56,10 +56,26 @@ def views(buffer: torch.Tensor, slots: list[dict[str, Any]]) -> list[Any]:
 
 
 def write(buffer: torch.Tensor, slots: list[dict[str, Any]], inputs: list[Any]) -> None:
-    """Copy the tensors of ``inputs`` into their slots of ``buffer``."""
+    """Copy the tensors of ``inputs`` into their slots of ``buffer`` and zero every other byte of it: a kernel that
+    wrote past its input (into the alignment padding or the region's last page) keeps nothing for the next call."""
     for view, value in zip(views(buffer, slots), inputs):
         if isinstance(value, torch.Tensor):
             view.copy_(value)
+    for start, end in gaps(slots, buffer.numel()):
+        buffer[start:end].zero_()
+
+
+def gaps(slots: list[dict[str, Any]], nbytes: int) -> list[tuple[int, int]]:
+    """The byte ranges of a region of ``nbytes`` that no input's slot covers (alignment padding, the tail)."""
+    covered = sorted((slot["offset"], slot["offset"] + max(1, _numel(slot["shape"]))
+                      * torch.empty((), dtype=getattr(torch, slot["dtype"])).element_size())
+                     for slot in slots if "value" not in slot)
+    found, position = [], 0
+    for start, end in covered:
+        if start > position:
+            found.append((position, start))
+        position = max(position, end)
+    return found + ([(position, nbytes)] if position < nbytes else [])
 
 
 def same_bits(a: torch.Tensor, b: torch.Tensor) -> bool:
@@ -81,7 +97,9 @@ class Region:
     worker maps."""
 
     def __init__(self, nbytes: int, name: str = "akregion") -> None:
-        self.nbytes = nbytes
+        self.nbytes = -(-max(nbytes, 1) // mmap.PAGESIZE) * mmap.PAGESIZE
+        """Whole pages: a worker maps whole pages, so every byte it can write is one the runner sees too."""
+        nbytes = self.nbytes
         self._fd = os.memfd_create(name, os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
         os.ftruncate(self._fd, nbytes)
         fcntl.fcntl(self._fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SEAL)

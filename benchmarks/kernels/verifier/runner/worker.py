@@ -15,6 +15,7 @@ the tripwire's counts).
 
 from __future__ import annotations
 
+import gc
 import importlib
 import io
 import os
@@ -206,9 +207,11 @@ class Traced:
 
 
 def own_tensors(model: Any) -> list[_Tensor]:
-    """Every tensor the model holds, however deep: parameters, buffers and tensor attributes of it, its submodules
-    and any object it keeps, also in lists, tuples and dicts. A kernel that wrote into one kept state between calls
-    (a decoded matrix in a buffer, served to every later call) where no static rule sees it."""
+    """Every tensor the model holds, however deep: whatever it references (attributes, ``__slots__``, dict keys and
+    values, list items, closure cells and defaults of functions it keeps) and the class attributes of its classes,
+    through the garbage collector's own view of references. A kernel that wrote into one kept state between calls
+    (a decoded matrix in a buffer, served to every later call) where no static rule sees it. Modules and functions'
+    globals are not followed: a solution's module-level tensors are refused by the static checks."""
     found: dict[int, _Tensor] = {}
     seen: set[int] = set()
     stack: list[Any] = [model]
@@ -216,15 +219,31 @@ def own_tensors(model: Any) -> list[_Tensor]:
         value = stack.pop()
         if isinstance(value, _Tensor):
             found[id(value)] = value
-        elif id(value) not in seen and not isinstance(value, (type, types.ModuleType, types.FunctionType)):
-            seen.add(id(value))
-            if isinstance(value, dict):
-                stack += value.values()
-            elif isinstance(value, (list, tuple, set, frozenset)):
-                stack += value
-            else:
-                stack += getattr(value, "__dict__", {}).values()
+            continue
+        if id(value) in seen or isinstance(value, types.ModuleType):
+            continue
+        seen.add(id(value))
+        if isinstance(value, type):
+            if value.__module__ not in _LIBRARY_MODULES:
+                stack += list(vars(value).values())
+        elif isinstance(value, types.FunctionType):
+            stack += [cell.cell_contents for cell in value.__closure__ or () if _filled(cell)]
+            stack += [*(value.__defaults__ or ()), *(value.__kwdefaults__ or {}).values()]
+        else:
+            stack += gc.get_referents(value)
     return list(found.values())
+
+
+_LIBRARY_MODULES = frozenset({"builtins", "torch.nn.modules.module", "abc", "typing"})
+"""Classes whose attributes are the library's, not the solution's (an ``nn.Module`` subclass's bases end here)."""
+
+
+def _filled(cell: types.CellType) -> bool:
+    try:
+        cell.cell_contents
+    except ValueError:  # an empty cell
+        return False
+    return True
 
 
 def own_memory(model: Any) -> list[_Tensor]:

@@ -7,7 +7,7 @@ import torch
 
 import fcntl
 
-from benchmarks.kernels.verifier.runner.inputs import (ALIGN, Region, layout_of, map_region, overlapping_input,
+from benchmarks.kernels.verifier.runner.inputs import (ALIGN, Region, gaps, layout_of, map_region, overlapping_input,
                                                        same_bits, views, write)
 
 
@@ -78,3 +78,17 @@ def test_views_of_an_input_overlap_it(make):
 def test_a_fresh_tensor_does_not_overlap():
     x = torch.randn(4, 4)
     assert overlapping_input(x.clone(), [x]) is None and overlapping_input(torch.empty(0), [x]) is None
+
+
+def test_every_byte_outside_the_inputs_is_zeroed_on_each_write():
+    inputs = [torch.randn(5), torch.arange(3, dtype=torch.int32), 2.0, torch.randn(2, 3)]
+    slots, nbytes = layout_of(inputs)
+    region = Region(nbytes, "t")
+    assert region.nbytes % 4096 == 0 and region.buffer.numel() == region.nbytes  # whole pages, all of them seen
+    free = gaps(slots, region.nbytes)
+    assert free == [(20, 64), (76, 128), (152, region.nbytes)]
+    region.buffer.fill_(0xAB)  # a kernel that kept bytes past its inputs, up to the end of the page
+    write(region.buffer, slots, inputs)
+    assert all(int(region.buffer[start:end].count_nonzero()) == 0 for start, end in free)
+    assert all(same_bits(a, b) for a, b in zip([inputs[0], inputs[1], inputs[3]],
+                                               [v for v in views(region.buffer, slots) if isinstance(v, torch.Tensor)]))

@@ -91,3 +91,28 @@ def test_own_memory_is_each_whole_allocation_once():
     before = whole.clone()
     model.head.as_strided((1,), (1,), 40).fill_(7.0)  # a write past the view, as a kernel given its pointer could
     assert not torch.equal(whole, before)
+
+
+def test_own_tensors_reach_slots_dict_keys_closures_and_class_attributes():
+    class Slotted:
+        __slots__ = ("flag",)
+
+        def __init__(self):
+            self.flag = torch.zeros(2)
+
+    def keeper(kept=torch.zeros(3)):
+        return kept
+
+    hidden = torch.zeros(4)
+
+    class Model(torch.nn.Module):
+        shared = torch.zeros(5)
+
+        def __init__(self):
+            super().__init__()
+            self.box = Slotted()
+            self.table = {torch.zeros(6): "key"}
+            self.keep = keeper
+            self.peek = lambda: hidden
+
+    assert sorted(t.numel() for t in own_tensors(Model())) == [2, 3, 4, 5, 6]
