@@ -14,10 +14,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
+import sys
 import threading
 from pathlib import Path
 from typing import Any
+
+from sandboxes.errors import UserError
 
 from agents.evokernel.records import Verdict
 
@@ -36,9 +40,13 @@ class JsonTable:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.execute("PRAGMA synchronous=NORMAL")  # durable when the process is killed; fsync at checkpoints
-        self._conn.execute(SCHEMA)
+        try:
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=NORMAL")  # durable when the process is killed; fsync at checkpoints
+            self._conn.execute(SCHEMA)
+        except sqlite3.DatabaseError as error:
+            self._conn.close()
+            raise DamagedTable(f"{self.path} is damaged ({error})") from None
         self._lock = threading.Lock()
 
     def get(self, key: str) -> Any:
@@ -65,11 +73,19 @@ class JsonTable:
             self._conn.close()
 
 
+class DamagedTable(UserError):
+    """A table file that is not a readable SQLite database."""
+
+
 class AttemptLedger:
     """Write-ahead verdicts of one run's attempts, and once-only event claims."""
 
     def __init__(self, path: str | Path):
-        self.table = JsonTable(path)
+        try:
+            self.table = JsonTable(path)
+        except DamagedTable as error:
+            raise UserError(f"the run's attempt ledger {error}: which attempts were verified cannot be read, so the "
+                            "run cannot go on; start a new run") from None
 
     def verdict(self, task: str, attempt: int, code: str) -> Verdict | None:
         """The verdict saved for this attempt of ``task``, if its candidate was this code."""
@@ -86,11 +102,25 @@ class AttemptLedger:
         self.table.close()
 
 
+def set_aside(path: Path) -> None:
+    """Move a SQLite file and its write-ahead log and index files to ``<name>.damaged``."""
+    for suffix in ("", "-wal", "-shm"):
+        part = Path(f"{path}{suffix}")
+        if part.exists():
+            os.replace(part, f"{path}.damaged{suffix}")
+
+
 class VerdictCache:
     """Verdicts of earlier identical verifications, keyed by everything that decides a verdict."""
 
     def __init__(self, path: str | Path, fingerprint: str):
-        self.table = JsonTable(path)
+        try:
+            self.table = JsonTable(path)
+        except DamagedTable as error:  # only a cache: set it aside and start an empty one
+            set_aside(Path(path))
+            print(f"warning: the verdict cache {error}; it was moved to {Path(path).name}.damaged and a new one "
+                  "started", file=sys.stderr)
+            self.table = JsonTable(path)
         self.fingerprint = fingerprint
         """Target configuration, verifier settings and code version, as one digest."""
         self.hits = 0
@@ -109,3 +139,11 @@ class VerdictCache:
 
     def close(self) -> None:
         self.table.close()
+
+
+def set_aside(path: Path) -> None:
+    """Move a SQLite file and its write-ahead log and index files to ``<name>.damaged``."""
+    for suffix in ("", "-wal", "-shm"):
+        part = Path(f"{path}{suffix}")
+        if part.exists():
+            os.replace(part, f"{path}.damaged{suffix}")

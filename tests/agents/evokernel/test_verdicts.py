@@ -55,3 +55,19 @@ def test_a_shared_simulated_verdict_is_the_one_a_fresh_verification_gives(small_
 
 def test_real_targets_never_share_verdicts(tmp_path):
     assert KernelEnv(CpuTarget(), verdicts=tmp_path / "v.sqlite", persistent=False).shared is None
+
+
+def test_a_damaged_cache_is_set_aside_and_a_damaged_ledger_is_one_clear_error(tmp_path, capsys):
+    import pytest
+
+    from sandboxes.errors import UserError
+
+    (tmp_path / "cache.sqlite").write_text("not a database")
+    cache = VerdictCache(tmp_path / "cache.sqlite", "fingerprint")
+    cache.put("task", "code", {"status": "correct"})
+    assert cache.get("task", "code") == {"status": "correct"}
+    assert (tmp_path / "cache.sqlite.damaged").read_text() == "not a database"
+    assert "verdict cache" in capsys.readouterr().err
+    (tmp_path / "ledger.sqlite").write_text("not a database")
+    with pytest.raises(UserError, match="attempt ledger .* is damaged .*start a new run"):
+        AttemptLedger(tmp_path / "ledger.sqlite")
