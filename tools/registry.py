@@ -17,6 +17,7 @@ from types import ModuleType
 from typing import Any, Iterable
 
 import tools
+from sandboxes.errors import UserError
 from tools.base import Tool
 from tools.hostpaths import HostPaths
 
@@ -61,6 +62,11 @@ def tool_module_names(packages: Iterable[str] | None = None) -> list[str]:
     """
     names = [info.name for info in pkgutil.walk_packages(tools.__path__, prefix="tools.")]
     wanted = None if packages is None else {f"tools.{package}" for package in packages}
+    known = {".".join(name.split(".")[:2]) for name in names if name not in SKIPPED_MODULES}
+    unknown = sorted((wanted or set()) - known)
+    if unknown:
+        raise UserError(f"no tool package {', '.join(u.removeprefix('tools.') for u in unknown)} (choose from "
+                        f"{', '.join(sorted(k.removeprefix('tools.') for k in known))})")
     return sorted(name for name in names if name not in SKIPPED_MODULES
                   and (wanted is None or ".".join(name.split(".")[:2]) in wanted))
 

@@ -37,9 +37,10 @@ def _show(out: Any, report: dict[str, Any]) -> None:
 
 def _table(title: str, checks: dict[str, Any]) -> Any:
     from rich.table import Table
+    from rich.text import Text
 
     table = Table(title=title, show_header=False)
     for name, check in checks.items():
         mark = "[green]yes[/green]" if check["ok"] else "[red]no[/red]"
-        table.add_row(name, mark, check["detail"])
+        table.add_row(Text(name), mark, Text(check["detail"]))  # details hold brackets: pip install 'agentkiln[ray]'
     return table

@@ -24,6 +24,9 @@ def memory_export(memory: MemoryArgument,
     """Write every entry, Q-value and PopArt statistic of MEMORY to the JSON Lines file OUT."""
     from memory.qmemory.transfer import export_memory
 
+    if out.is_dir():
+        raise UserError(f"{out} is a folder; give the file to write (for example {out / 'memory.jsonl'})")
+    out.parent.mkdir(parents=True, exist_ok=True)  # as import, --memory and --json-out do
     count = export_memory(_open(memory), out)
     typer.echo(f"exported {count} to {out}")
 

@@ -13,6 +13,11 @@ from sandboxes.settings import Config
 class BudgetExceeded(Exception):
     """The run's budget is spent; the run stops cleanly at its last checkpoint."""
 
+    def __init__(self, message: str, option: str = "--max-cost-usd"):
+        super().__init__(message)
+        self.option = option
+        """The command-line option that raises the limit that ran out."""
+
 
 class Budget(Config):
     """Limits on what one run may spend on model calls (None = unlimited)."""
@@ -59,8 +64,8 @@ class Totals:
     def check(self, budget: Budget) -> None:
         """Raise :class:`BudgetExceeded` when any limit of ``budget`` is reached."""
         if budget.max_calls is not None and self.calls >= budget.max_calls:
-            raise BudgetExceeded(f"call budget spent ({self.calls} of {budget.max_calls} calls)")
+            raise BudgetExceeded(f"call budget spent ({self.calls} of {budget.max_calls} calls)", "--max-calls")
         if budget.max_tokens is not None and self.tokens >= budget.max_tokens:
-            raise BudgetExceeded(f"token budget spent ({self.tokens} of {budget.max_tokens} tokens)")
+            raise BudgetExceeded(f"token budget spent ({self.tokens} of {budget.max_tokens} tokens)", "--max-tokens")
         if budget.max_cost_usd is not None and self.cost_usd >= budget.max_cost_usd:
             raise BudgetExceeded(f"money budget spent (${self.cost_usd:.4f} of ${budget.max_cost_usd:.4f})")

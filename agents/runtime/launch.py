@@ -127,7 +127,7 @@ def execute_run(run: Run, model: ChatModel | None) -> Report:
         with run.active():
             report = execute(run, model)
     except BudgetExceeded as error:
-        report = budget_report(run, str(error))
+        report = budget_report(run, str(error), error.option)
     except RunPaused as paused:
         report = paused_report(run, paused)
     finally:
@@ -136,10 +136,11 @@ def execute_run(run: Run, model: ChatModel | None) -> Report:
     return report
 
 
-def budget_report(run: Run, reason: str) -> Report:
-    """The report of a run stopped by its budget: what was spent and how to continue."""
+def budget_report(run: Run, reason: str, option: str = "--max-cost-usd") -> Report:
+    """The report of a run stopped by its budget: what was spent and how to continue (``option`` raises the limit
+    that ran out)."""
     summary = {"status": "stopped", "reason": reason, **run.totals.as_dict(),
-               "resume": f"agent runs resume {run.id} --max-cost-usd <more>"}
+               "resume": f"agent runs resume {run.id} {option} <more>"}
     return Report(summary=summary, rows=[], title=f"{run.agent} run {run.id} (stopped by its budget)")
 
 

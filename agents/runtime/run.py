@@ -39,8 +39,13 @@ class RunInterrupted(KeyboardInterrupt):
 
 
 def runs_root(root: str | Path | None = None) -> Path:
-    """The folder that holds run directories: ``root``, else ``$AGENT_RUNS_DIR``, else ``./runs``."""
-    return Path(root or os.environ.get(RUNS_DIR_ENV) or "runs")
+    """The folder that holds run directories: ``root``, else ``$AGENT_RUNS_DIR``, else ``./runs`` (a ``UserError``
+    when that is a file)."""
+    path = Path(root or os.environ.get(RUNS_DIR_ENV) or "runs")
+    if path.exists() and not path.is_dir():
+        source = "" if root else f" (from ${RUNS_DIR_ENV})" if os.environ.get(RUNS_DIR_ENV) else ""
+        raise UserError(f"the runs folder {path}{source} is a file, not a folder")
+    return path
 
 
 def read_events(path: Path) -> list[dict[str, Any]]:

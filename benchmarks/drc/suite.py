@@ -64,7 +64,10 @@ def select_tasks(tasks: list[DrcTask], selection: str) -> list[DrcTask]:
     if selection == "builtin":
         return tasks
     if selection.startswith("builtin:"):
-        count = int(selection.split(":", 1)[1])
+        count = selection.split(":", 1)[1]
+        if not count.isdigit() or int(count) < 1:
+            raise UserError(f"builtin:N takes a positive number of tasks, not {count!r}")
+        count = int(count)
         chosen = sorted(random.Random(SEED).sample(range(len(tasks)), min(count, len(tasks))))
         return [tasks[index] for index in chosen]
     wanted = {part.strip() for part in selection.split(",") if part.strip()}

@@ -163,6 +163,8 @@ def _load_path(path: Path, patterns: list[str], skipped: list[SkippedTask]) -> l
     if not path.is_dir():
         raise UserError(f"task path {path} does not exist (use builtin:L1, builtin:L2 or a KernelBench folder)")
     files = {_task_name(p): p for p in sorted(path.glob("*.py")) if not p.name.startswith("_")}
+    if not files:
+        raise UserError(f"no task files (*.py) in {path}; a KernelBench level folder holds one file per task")
     tasks = []
     for name in _select(sorted(files), patterns, str(path)):
         try:

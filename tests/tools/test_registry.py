@@ -65,3 +65,13 @@ def test_first_tool_of_a_name_wins_and_unknown_groups_sort_last():
     toolbox.extend([tool("x", "zzz"), tool("x", "sandbox"), tool("y", "sandbox")])
     assert toolbox.tools["x"].group == "zzz"
     assert list(toolbox.groups()) == ["sandbox", "zzz"]
+
+
+def test_an_unknown_tool_package_is_a_user_error_naming_the_known_ones():
+    import pytest
+
+    from sandboxes.errors import UserError
+    from tools.registry import tool_module_names
+
+    with pytest.raises(UserError, match=r"no tool package kernals \(choose from .*kernels"):
+        tool_module_names(["kernels", "kernals"])

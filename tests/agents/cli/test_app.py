@@ -58,7 +58,7 @@ def test_a_budget_stopped_run_exits_3_and_says_how_to_continue(agent_cli, tmp_pa
     assert result.code == 3, result.err
     document = json.loads(result.out)
     assert document["run"] == {"id": run.id, "dir": str(run.dir), "status": "stopped"}
-    assert document["summary"]["resume"] == f"agent runs resume {run.id} --max-cost-usd <more>"
+    assert document["summary"]["resume"] == f"agent runs resume {run.id} --max-calls <more>"  # the limit that ran out
 
 
 def test_version_help_and_shell_completion(agent_cli):

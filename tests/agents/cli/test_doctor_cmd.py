@@ -37,3 +37,15 @@ def test_doctor_json_without_docker_says_so_and_never_prints_keys(tmp_path):
     assert models["providers"]["openai"]["ok"] is False
     assert models["default_model"]["detail"] == "anthropic/claude-haiku-4-5"
     assert models["default_model"]["source"] == "credentials"
+
+
+def test_the_table_shows_details_as_written():
+    import io
+
+    from rich.console import Console
+
+    from agents.cli.doctor_cmd import _table
+
+    console = Console(file=io.StringIO(), width=200)
+    console.print(_table("executor", {"ray": {"ok": False, "detail": "not installed (pip install 'agentkiln[ray]')"}}))
+    assert "agentkiln[ray]" in console.file.getvalue()

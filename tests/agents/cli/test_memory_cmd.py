@@ -13,9 +13,11 @@ def one_entry_memory(path):
 
 def test_export_import_and_stats_take_the_memory_first(agent_cli, tmp_path):
     one_entry_memory(tmp_path / "a.sqlite")
-    exported = agent_cli("memory", "export", str(tmp_path / "a.sqlite"), str(tmp_path / "a.jsonl"))
-    assert exported.code == 0, exported.err
-    imported = agent_cli("memory", "import", str(tmp_path / "b.sqlite"), str(tmp_path / "a.jsonl"))
+    exported = agent_cli("memory", "export", str(tmp_path / "a.sqlite"), str(tmp_path / "new" / "a.jsonl"))
+    assert exported.code == 0, exported.err  # a missing folder is made, as import and --json-out do
+    into_folder = agent_cli("memory", "export", str(tmp_path / "a.sqlite"), str(tmp_path / "new"))
+    assert into_folder.code == 2 and "is a folder" in into_folder.err
+    imported = agent_cli("memory", "import", str(tmp_path / "b.sqlite"), str(tmp_path / "new" / "a.jsonl"))
     assert imported.code == 0 and "'entries': 1" in imported.out
     stats = agent_cli("memory", "stats", str(tmp_path / "b.sqlite"))
     assert "'experience': 1" in stats.out and "1 Q-values" in stats.out

@@ -121,3 +121,16 @@ def test_write_report_and_checkpointer_file():
     assert run.checkpointer() is run.checkpointer()
     run.close()
     assert (run.dir / "checkpoints.sqlite").exists()
+
+
+def test_a_runs_folder_that_is_a_file_is_a_user_error(tmp_path, monkeypatch):
+    import pytest
+
+    from agents.runtime.run import runs_root
+    from sandboxes.errors import UserError
+
+    (tmp_path / "afile").write_text("")
+    monkeypatch.setenv("AGENT_RUNS_DIR", str(tmp_path / "afile"))
+    with pytest.raises(UserError, match=r"afile \(from \$AGENT_RUNS_DIR\) is a file, not a folder"):
+        runs_root()
+    assert runs_root(tmp_path) == tmp_path

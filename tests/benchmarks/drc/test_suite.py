@@ -54,6 +54,9 @@ def test_selection(suite):
     assert {t.spec.family for t in select_tasks(suite, "density")} == {"density"}
     with pytest.raises(UserError):
         select_tasks(suite, "no-such-task")
+    for count in ("0", "x", "-2"):
+        with pytest.raises(UserError, match="positive number"):
+            select_tasks(suite, f"builtin:{count}")
 
 
 @pytest.fixture(scope="module")

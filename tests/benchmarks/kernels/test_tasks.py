@@ -47,6 +47,9 @@ def test_malformed_task_names_what_is_missing(tmp_path):
     (tmp_path / "broken.py").write_text("def (:\n")
     with pytest.raises(UserError, match="not valid Python"):
         load_task(tmp_path / "broken.py")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(UserError, match="no task files"):
+        load_tasks(str(tmp_path / "empty"))
     (tmp_path / "deep.py").write_text("x = " + "-" * 200_000 + "1\n")
     with pytest.raises(UserError, match="nests too deeply"):
         load_task(tmp_path / "deep.py")
