@@ -66,6 +66,13 @@ def summarise(tasks: dict[str, TaskState], budget: int) -> dict[str, Any]:
     }
 
 
+def best_line(summary: dict[str, Any]) -> str:
+    """The run's result in a few words, for ``agent runs list``: tasks solved and the median speedup."""
+    solved = round((summary["correctness"] or 0) * summary["tasks"])
+    median = summary["median_speedup_over_eager"]
+    return f"{solved}/{summary['tasks']} correct" + (f", median {median}x over eager" if median else "")
+
+
 def learning_curve(tasks: dict[str, TaskState], budget: int) -> list[float]:
     """Fraction of tasks with a correct kernel within the first t attempts, for t = 1..budget."""
     return overall_curves([task_curves(t, budget) for t in tasks.values()], budget)["correctness"]
@@ -90,6 +97,7 @@ def build_report(tasks: dict[str, TaskState], *, budget: int, policy: str, metho
                "learning_curve": [round(v, 4) for v in overall["correctness"]],
                "speedup_over_eager_curve": [_round(v) for v in overall["speedup_over_eager"]],
                "learning_curve_plot": str(plot)}
+    summary["best"] = best_line(summary)
     return Report(summary=summary, rows=[task_row(t) for t in tasks.values()], title=title, columns=list(COLUMNS))
 
 

@@ -72,5 +72,6 @@ def finish(ctx: SearchContext, run, state: dict[str, Any], policy: str) -> Repor
     summary = {"problem": ctx.problem.name, "method": ctx.config.method, "policy": policy,
                "evaluations": state.get("evaluations", 0), "heuristics_in_graph": len(ctx.graph),
                "best_id": best.id if best else None, "best_train_gap_percent": best.score if best else None,
+               "best": f"{best.score:.4g}% train gap" if best else None,
                **totals, **{name: str(path) for name, path in files.items()}}
     return Report(summary=summary, rows=rows, title=f"PathWise run {run.id}: {ctx.problem.name}")

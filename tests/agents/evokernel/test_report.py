@@ -57,6 +57,7 @@ def test_report_has_the_required_keys_a_plot_and_per_task_curves(tmp_path):
         assert key in report.summary
     assert report.summary["simulated"] is True and "Simulated on npu" in report.summary["quality"]
     assert report.summary["tokens"] == 7 and (tmp_path / "learning_curve.png").stat().st_size > 1000
+    assert report.summary["best"].startswith("2/3 correct, median ")  # what `agent runs list` shows as best
     assert [row["task"] for row in report.rows] == ["a", "b", "c"]
     assert report.rows[0]["speedup_over_eager"] == 2.0 and "speedup_over_eager" in report.columns
     curves = json.loads((tmp_path / "learning_curves.json").read_text())

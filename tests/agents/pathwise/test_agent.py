@@ -29,6 +29,7 @@ def test_a_killed_run_resumes_after_the_last_finished_node(pathwise_env, scripte
     prompts = role_roles(fresh)
     assert not any(f"Directive: {SEED_DIRECTIVE}" in p for p in prompts["world model"]), "initialisation ran again"
     assert report.summary["evaluations"] == CONFIG.budget
+    assert report.summary["best"] == f"{report.summary['best_train_gap_percent']:.4g}% train gap"  # runs list's best
     after = {n.id for n in GraphStore(again.dir / "entailment.sqlite").load().nodes()}
     assert before < after and "r1s0a0" in after
     assert again.events("graph.resume")
