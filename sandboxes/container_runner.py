@@ -33,7 +33,9 @@ from sandboxes.workdir import collect_files, decode_files, encode_files, write_f
 WORK = os.environ.get("AGENTKILN_WORKDIR", "/work")
 JOB_UID = int(os.environ.get("AGENTKILN_JOB_UID", "10001"))
 SCRATCH = (WORK, "/tmp", "/dev/shm", "/dev/mqueue")
-SOCKET_TABLES = ("tcp", "tcp6", "udp", "udp6", "raw", "raw6")
+SOCKET_TABLES = ("tcp", "tcp6", "udp", "udp6", "raw", "raw6", "udplite", "udplite6", "icmp", "icmp6", "unix")
+"""Socket tables of the container's network namespace that must be empty after a reset (the runner itself holds
+no socket): ``unix`` lists sockets a job left in flight (an SCM_RIGHTS cycle outlives every process)."""
 CGROUP = "/sys/fs/cgroup"
 
 
@@ -114,8 +116,12 @@ def run_job(request: dict) -> dict:
                             preexec=_job_preexec(request["cpu_s"], request["disk_mb"]))
     reap_children()  # as PID 1, collect zombies of orphans re-parented to us
     with as_job():
-        files, notes = collect_files(WORK, request["collect"], request["collect_bytes"],
-                                     max_files=request["collect_files"], deadline=deadline)
+        try:
+            os.chmod(WORK, 0o755)  # the job owns its work dir and may have made it unreadable (chmod 000)
+            files, notes = collect_files(WORK, request["collect"], request["collect_bytes"],
+                                         max_files=request["collect_files"], deadline=deadline)
+        except OSError as error:  # what the job did to its files is its result, not a sandbox failure
+            files, notes = {}, [f"collecting files failed: {error.strerror or error}"]
     cgroup_peak = _read_int(f"{CGROUP}/memory/memory.max_usage_in_bytes") if request["peak_from_cgroup"] else None
     stats = os.statvfs(WORK)
     fields = asdict(outcome)
@@ -161,6 +167,19 @@ def _leftovers() -> list[str]:
     return left
 
 
+def _collect_sockets_in_flight() -> None:
+    """Have the kernel free the Unix sockets a killed job left in flight (:func:`sandboxes.linux.release_unix_socket`;
+    the collector may run a moment later), so that the reset finds the table empty; what stays is a leftover."""
+    for _ in range(GC_TRIES):
+        if not _table_rows("/proc/net/unix"):
+            return
+        linux.release_unix_socket()
+        time.sleep(GC_PAUSE_S)
+
+
+GC_TRIES, GC_PAUSE_S = 25, 0.02
+
+
 def _table_rows(path: str) -> int:
     """Rows of a /proc/net table, its header left out (0 where the table does not exist)."""
     try:
@@ -175,6 +194,7 @@ def reset() -> dict:
     that a reset cannot bring back to clean says so (the host discards it: the next job never meets a leftover)."""
     ContainerTree().kill_all()
     reap_children()  # as PID 1, collect zombies of orphans re-parented to us
+    _collect_sockets_in_flight()
     with as_job():
         os.chmod(WORK, 0o755)  # the job owns its work dir's root and may have made it read-only
         for folder in SCRATCH:

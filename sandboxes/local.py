@@ -85,6 +85,7 @@ def _release(cgroup: Cgroup | None) -> None:
     if cgroup is not None:
         cgroup.kill_all()
         cgroup.remove()
+    linux.release_unix_socket()  # what the job left in flight is freed now, not whenever the host next closes one
 
 
 class LocalSession:

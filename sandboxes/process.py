@@ -18,7 +18,11 @@ import threading
 import time
 from typing import Callable
 
+from sandboxes.monitor import FLOOD_PAUSE_S, FLOOD_PIPE_BYTES
+
 STDERR_TAIL_BYTES = 64 * 1024
+STDERR_FREE_BYTES = 4 << 20
+"""Stderr read at full speed before the drain slows to the flood pace (a chatty process stays unhindered)."""
 WRITE_TIMEOUT_S = 60.0
 """How long :meth:`SandboxProcess.write` waits for a process to take its input, unless told otherwise."""
 
@@ -102,10 +106,16 @@ class SandboxProcess:
         return line
 
     def _drain_stderr(self) -> None:
-        """Keep the last STDERR_TAIL_BYTES of stderr so that a chatty process never blocks on it."""
-        for chunk in iter(lambda: self.popen.stderr.read1(1 << 16), b""):
+        """Keep the last STDERR_TAIL_BYTES of stderr so that a chatty process never blocks on it. Past
+        STDERR_FREE_BYTES, one read (up to a pipe-full) each FLOOD_PAUSE_S: a process flooding stderr waits on a full
+        pipe instead of costing this process, and docker's daemons on the way, as much CPU as it spends itself."""
+        seen = 0
+        for chunk in iter(lambda: self.popen.stderr.read1(FLOOD_PIPE_BYTES), b""):
             self._stderr += chunk
             del self._stderr[:-STDERR_TAIL_BYTES]
+            seen += len(chunk)
+            if seen > STDERR_FREE_BYTES:
+                time.sleep(FLOOD_PAUSE_S)
 
     def stderr_tail(self, size: int = 2000) -> str:
         """The end of what the process wrote to stderr so far."""

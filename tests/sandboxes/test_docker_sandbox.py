@@ -210,3 +210,40 @@ def test_a_folder_the_job_left_where_a_file_goes_is_a_clear_error_and_the_sessio
             session.exec(["true"], files={"step.py": b"2"})
         assert session.exec(["sh", "-c", "rmdir step.py && echo ok"]).stdout == "ok\n"
 
+
+
+IN_FLIGHT = """
+import array, socket
+listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+listener.bind("\\0leak-secret-1234")
+listener.listen()
+carrier, receiver = socket.socketpair(socket.AF_UNIX)
+carrier.sendmsg([b"x"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [listener.fileno(), receiver.fileno()]))])
+print("in flight")
+"""
+
+
+def test_sockets_a_job_left_in_flight_are_gone_for_the_next():
+    """A listening socket sent into its own queue (an SCM_RIGHTS cycle) outlives every process of the job; its
+    abstract name carried a secret to the next job in the warm container until the reset had the kernel collect it."""
+    from sandboxes.docker_sandbox import DockerSandbox
+    from sandboxes.select import docker_answers
+
+    if docker_answers() is not None:
+        pytest.skip("Docker engine not available")
+    sandbox = DockerSandbox(warm=True, pool_size=1)
+    try:
+        made = sandbox.run(["python", "-c", IN_FLIGHT], limits=SMALL)
+        seen = sandbox.run(["python", "-c", "print(open('/proc/net/unix').read().count('leak-secret'))"],
+                           limits=SMALL)
+    finally:
+        sandbox.close()
+    assert made.ok and made.stdout == "in flight\n", made.stderr
+    assert seen.stdout == "0\n", seen.stdout + seen.stderr
+
+
+def test_a_job_that_locks_its_work_dir_still_gets_its_own_result(docker_sandbox):
+    """chmod 000 on the work dir made collecting fail as a sandbox error (and discarded the container)."""
+    result = docker_sandbox.run(["sh", "-c", "echo done > result.json; chmod 000 .; exit 3"], collect=["result.json"],
+                                limits=SMALL)
+    assert (result.returncode, result.sandbox_error, result.files) == (3, "", {"result.json": b"done\n"})

@@ -110,3 +110,15 @@ def test_a_process_outlives_the_thread_that_spawned_it(any_sandbox):
         time.sleep(0.5)
         process.write(b"still here\n")
         assert process.read_line(10) == b"ereh llits"
+
+
+def test_a_stderr_flood_keeps_its_tail_and_the_process_finishes(any_sandbox):
+    """Past a few MiB the drain reads one pipe-full every 10 ms (the flood waits on a full pipe); the tail is kept."""
+    flood = "import sys; [sys.stderr.write('e' * 65536) for _ in range(160)]; sys.stderr.write('END'); print('done')"
+    with any_sandbox.spawn([sys.executable, "-c", flood], limits=SMALL) as process:
+        assert process.read_line(60) == b"done"
+        assert process.wait(60) == 0
+        deadline = time.monotonic() + 10
+        while not process.stderr_tail(3) == "END" and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert process.stderr_tail(3) == "END"

@@ -75,6 +75,10 @@ def describe(result: RunResult) -> dict[str, Any]:
         record["stopped"] = stopped
     if result.stdout_truncated or result.stderr_truncated:
         record["truncated"] = True
+    if result.sandbox_error:  # the sandbox failed, not the code: say so, or the model reads exit code 125 as its own
+        record["sandbox_error"] = result.sandbox_error
+    if result.notes:
+        record["notes"] = result.notes
     return record
 
 

@@ -38,3 +38,14 @@ def test_paths_must_stay_inside_the_work_directory(sandbox_tools):
 def test_every_tool_declares_its_effects(sandbox_tools):
     assert all(tool.sandboxed and tool.needs_approval and tool.group == "sandbox"
                for tool in sandbox_tools.values())
+
+
+def test_a_sandbox_failure_reaches_the_model_with_its_reason_and_notes():
+    from sandboxes.base import RunResult
+    from tools.sandbox.exec_tools import describe
+
+    failed = RunResult(returncode=125, stdout="", stderr="", sandbox_error="sandbox container lost",
+                       notes=["link.txt: a symbolic link, not followed"])
+    assert describe(failed) == {"exit_code": 125, "stdout": "", "stderr": "", "sandbox_error": "sandbox container lost",
+                                "notes": ["link.txt: a symbolic link, not followed"]}
+    assert "sandbox_error" not in describe(RunResult(returncode=0, stdout="ok", stderr=""))
