@@ -146,6 +146,6 @@ def feedback_text(result: KernelResult) -> str:
         reference = f" vs reference {result.reference_ms:.4g} ms" if result.reference_ms else ""
         notes = [result.reason] if result.reason else []
         notes += [f"flagged: {flag}" for flag in result.flags]
-        notes += [text for text in result.evidence.get("range_trials", []) if text.startswith("failed")]
+        notes += [text for text in [result.evidence.get("range_trial", "")] if text.startswith("failed")]
         return f"correct; {timing}{reference}" + "".join(f"; {note}" for note in notes)
     return f"{result.status.value}: {result.reason or 'no detail'}"

@@ -93,8 +93,8 @@ def test_feedback_tells_the_model_about_flags_and_a_failed_range_trial():
 
     result = KernelResult("L1/softmax", Status.CORRECT, runtime_ms=1.5, reference_ms=2.0,
                           flags=["wrong outside the task's input range"],
-                          evidence={"range_trials": ["failed: range trial (floating inputs times 32): the output is "
-                                                     "not finite where the reference is"]})
+                          evidence={"range_trial": "failed: range trial (floating inputs times 32): the output is "
+                                                   "not finite where the reference is"})
     text = feedback_text(result)
     assert text.startswith("correct; 1.5 ms vs reference 2 ms; flagged: wrong outside the task's input range")
     assert "not finite where the reference is" in text

@@ -165,11 +165,13 @@ class Runner:
 
     def range_trial(self, side: Side, what: str) -> None:
         """One trial on fresh inputs scaled by :data:`RANGE_SCALE`, unless the reference fails or overflows on
-        them (the evidence then says why it was skipped). A wrong value there refuses the solution or, with
-        ``range_check`` "flag", flags it; every other check refuses as on any trial."""
+        them; the evidence says how it went. A wrong value there refuses the solution or, with ``range_check``
+        "flag", flags it; every other check refuses as on any trial."""
+        self.evidence["range_trial"] = self._range_outcome(side, what)
+
+    def _range_outcome(self, side: Side, what: str) -> str:
         if not getattr(self.task, "RANGE_CHECK", True):
-            self.evidence["range_trials"] = ["skipped: the task sets RANGE_CHECK = False"]
-            return
+            return "skipped: the task sets RANGE_CHECK = False"
         fresh = self.batch()
         batch = Batch([x * RANGE_SCALE if isinstance(x, torch.Tensor) and x.is_floating_point() else x
                        for x in fresh.values], fresh.slots, fresh.nbytes)
@@ -178,11 +180,9 @@ class Runner:
         except Verdict:
             raise
         except Exception as error:  # a task whose reference needs its own input range (a domain check)
-            self.evidence.setdefault("range_trials", []).append(f"skipped: the reference failed on them ({error})")
-            return
+            return f"skipped: the reference failed on them ({error})"
         if expected.is_floating_point() and not bool(torch.isfinite(expected).all()):
-            self.evidence.setdefault("range_trials", []).append("skipped: the reference is not finite on them")
-            return
+            return "skipped: the reference is not finite on them"
         side.feed(batch, what)
         side.call(what, trace=self.checks.tripwire != "off")
         output = side.collect(what)
@@ -193,9 +193,8 @@ class Runner:
             if self.config["range_check"] != "flag" or (verdict.status, verdict.stage) != ("incorrect", "correctness"):
                 raise
             self.flags.append("wrong outside the task's input range")
-            self.evidence.setdefault("range_trials", []).append(f"failed: {verdict.reason}")
-            return
-        self.evidence.setdefault("range_trials", []).append("passed")
+            return f"failed: {verdict.reason}"
+        return "passed"
 
     @contextlib.contextmanager
     def blamed_if_reference_repeats(self, batch: Batch, expected: torch.Tensor, what: str) -> Iterator[None]:

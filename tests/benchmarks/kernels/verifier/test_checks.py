@@ -135,7 +135,7 @@ def test_the_range_trial_is_skipped_where_the_reference_overflows(tmp_path, cpu_
     result = evaluate(load_task(tmp_path / "exp.py", level="L1"), EXP_SOLUTION, cpu_target, sandbox=sandbox,
                       config=quick, runner=pool)
     assert result.correct, result.reason
-    assert result.evidence["range_trials"] == ["skipped: the reference is not finite on them"]
+    assert result.evidence["range_trial"] == "skipped: the reference is not finite on them"
 
 
 def test_a_task_can_turn_the_range_trial_off(tmp_path, cpu_target, sandbox, quick, pool):
@@ -144,12 +144,12 @@ def test_a_task_can_turn_the_range_trial_off(tmp_path, cpu_target, sandbox, quic
     (tmp_path / "exp.py").write_text(EXP_TASK.replace("class Model", "RANGE_CHECK = False\n\n\nclass Model"))
     result = evaluate(load_task(tmp_path / "exp.py", level="L1"), EXP_SOLUTION, cpu_target, sandbox=sandbox,
                       config=quick, runner=pool)
-    assert result.correct and result.evidence["range_trials"] == ["skipped: the task sets RANGE_CHECK = False"]
+    assert result.correct and result.evidence["range_trial"] == "skipped: the task sets RANGE_CHECK = False"
 
 
 def test_an_honest_kernel_passes_its_range_trial(tiny_relu, cpu_target, sandbox, quick, pool):
     result = evaluate(tiny_relu, RELU, cpu_target, sandbox=sandbox, config=quick, runner=pool)
-    assert result.correct and result.evidence["range_trials"] == ["passed"], result.reason
+    assert result.correct and result.evidence["range_trial"] == "passed", result.reason
 
 
 CLAMPED_RELU = RELU.replace("v > 0.0f ? v : 0.0f", "v > 0.0f ? (v < 16.0f ? v : 16.0f) : 0.0f").replace(
@@ -166,4 +166,4 @@ def test_a_kernel_right_only_near_the_task_inputs_is_refused_or_flagged(mode, ti
         assert matches(result, "incorrect", "correctness", "range trial relative L1 error is"), result.reason
     else:
         assert result.correct and "wrong outside the task's input range" in result.flags
-        assert result.evidence["range_trials"][0].startswith("failed: range trial")
+        assert result.evidence["range_trial"].startswith("failed: range trial")
