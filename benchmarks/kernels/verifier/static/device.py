@@ -12,7 +12,7 @@ import builtins
 import importlib
 import inspect
 import types
-from typing import Iterator
+from typing import Any, Iterator
 
 from benchmarks.kernels.verifier.static import allowlist as allow
 from benchmarks.kernels.verifier.static.analysis import Analysis
@@ -62,6 +62,7 @@ class DeviceCheck:
         static = {a.arg for a in arguments(function.args) if a.annotation is not None
                   and "constexpr" in ast.unparse(a.annotation)} | (set(self.index.bindings) - locals_)
         calls = {id(n.func) for n in _body_nodes(function) if isinstance(n, ast.Call)}
+        loop_bounds = {id(n.iter) for n in _body_nodes(function) if isinstance(n, ast.For)}
         for node in _body_nodes(function):
             if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) and not (
                     own and isinstance(node.value, ast.Name) and node.value.id == own):
@@ -72,12 +73,15 @@ class DeviceCheck:
             if isinstance(node, ast.BinOp) and any(_text(side) for side in (node.left, node.right)):
                 self.flag(node, "not_allowed", "string formatting is not kernel code (the interpreter prints a value's "
                                                "data into the text, which Python can then compute on)")
-            elif self.flavour == "triton" and _data_builtin_on_values(node, locals_, static):
+            elif self.flavour == "triton" and _data_builtin_on_values(node, locals_, static, loop_bounds):
                 self.flag(node, "not_allowed", f"{node.func.id}() in a Triton kernel takes constants and constexpr "
                                                "values only (on loaded values it turns the data into Python numbers "
                                                "for Python to compute on); use .to(), tl.max, tl.min, tl.sum")
             elif self.flavour == "triton" and _builtin_held(node, calls, locals_):
                 self.flag(node, "not_allowed", f"{node.id} is a builtin a Triton kernel only calls by name")
+            elif self.flavour == "triton" and (python := _python_on_values(node, static, self.index)):
+                self.flag(node, "not_allowed", f"{python} is Python computing on the kernel's data, which only the "
+                                               "Triton interpreter runs (the compiler refuses it); use the language")
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in locals_:
                 self.name(node)
             elif isinstance(node, ast.Attribute):
@@ -219,28 +223,47 @@ def _on_dtype(node: ast.Attribute) -> bool:
     return isinstance(node.value, ast.Attribute) and node.value.attr in ("dtype", "type")
 
 
-STATIC_BUILTINS = frozenset({"int", "float", "bool", "round", "sum", "sorted", "any", "all", "divmod", "list", "tuple",
-                             "dict", "frozenset", "enumerate", "zip", "reversed"})
-"""Builtins a Triton kernel may apply to constants only (``range``, ``abs``, and ``min``/``max`` of several values
-map to the language; of one iterable they reduce in Python, and the containers list a block's values for Python)."""
+LANGUAGE_BUILTINS = frozenset({"range", "min", "max", "abs"})
+"""Builtins a Triton kernel may apply to its values, because the language maps them: ``range`` as a loop's bounds,
+``abs``, ``min``/``max`` of several values. Every other builtin takes constants and constexpr values only: on a loaded
+value it turns the data into Python numbers (``int(tl.load(p))``, ``len(range(tl.load(p)))``, ``max(values)``) for
+Python to compute on, which only the interpreter allows."""
 
 
-def _data_builtin_on_values(node: ast.AST, locals_: set[str], static: set[str]) -> bool:
-    """A builtin call that would turn a Triton value's data into Python numbers: ``int(tl.load(p))``, ``max(values)``,
-    ``max(a, *values)``."""
+def _data_builtin_on_values(node: ast.AST, locals_: set[str], static: set[str], loop_bounds: set[int]) -> bool:
+    """A builtin call that would turn a Triton value's data into Python numbers (``loop_bounds``: the ids of the
+    ``range`` calls that are a ``for`` loop's iterable)."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)) or node.func.id in locals_:
         return False
-    arguments = [*node.args, *(k.value for k in node.keywords)]
     name = node.func.id
-    if name in ("min", "max") and (len(node.args) == 1 or any(isinstance(a, ast.Starred) for a in node.args)):
-        return not all(_static(arg, static) for arg in arguments)
-    return name in STATIC_BUILTINS and not all(_static(arg, static) for arg in arguments)
+    if name not in allow.DEVICE_BUILTINS or all(_static(arg, static) for arg in [*node.args, *(k.value for k in node.keywords)]):
+        return False
+    if name in ("min", "max"):
+        return len(node.args) == 1 or any(isinstance(a, ast.Starred) for a in node.args) or bool(node.keywords)
+    if name == "range":
+        return id(node) not in loop_bounds
+    return name not in LANGUAGE_BUILTINS
 
 
 def _builtin_held(node: ast.AST, calls: set[int], locals_: set[str]) -> bool:
-    """A data builtin named other than as the function of a call (``f = int``, then ``f(tl.load(p))``)."""
+    """A builtin named other than as the function of a call (``f = int``, then ``f(tl.load(p))``)."""
     return (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in locals_
-            and node.id in STATIC_BUILTINS | {"min", "max"} and id(node) not in calls)
+            and node.id in allow.DEVICE_BUILTINS and id(node) not in calls)
+
+
+def _python_on_values(node: ast.AST, static: set[str], index: Any) -> str:
+    """Python computing on a Triton value's data, in the interpreter only: an index taken from a value
+    (``range(2**32)[bits]``, ``table[tl.load(p)]``: the interpreter's tensors convert to a Python int), ``math``
+    applied to values (``math.fsum`` of a row), or a comprehension (the compiler has none; the interpreter runs it as
+    Python over the values). '' when ``node`` is none of these."""
+    if isinstance(node, ast.Subscript) and not _static(node.slice, static):
+        return f"indexing with {ast.unparse(node.slice)}, a value computed in the kernel"
+    if (isinstance(node, ast.Call) and (path := index.resolve(node.func)) is not None and path.startswith("math.")
+            and not all(_static(arg, static) for arg in [*node.args, *(k.value for k in node.keywords)])):
+        return f"{path}() on values computed in the kernel"
+    if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+        return "a comprehension"
+    return ""
 
 
 def _text(node: ast.AST) -> bool:

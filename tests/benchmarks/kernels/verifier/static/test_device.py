@@ -53,6 +53,14 @@ def test_triton_bodies_use_tl_freely():
     ("f = int\nv = f(tl.load(x_ptr))", "not_allowed"),  # a builtin under another name
     ("v = list(tl.load(x_ptr))", "not_allowed"),  # a block's values listed for Python
     ("h = [tl.float32][0]\nh.T = 1", "stateful"),  # state hung on a language object every program shares
+    ("v = range(4294967296)[tl.load(x_ptr)]", "not_allowed"),  # a loaded value's bits as a Python int, by indexing
+    ("v = (1.0, 2.0)[tl.load(x_ptr)]", "not_allowed"),  # a table looked up by data, in Python
+    ("v = math.fsum([tl.load(x_ptr + j) for j in range(4)])", "not_allowed"),  # Python's sum of a row
+    ("v = math.ldexp(tl.load(x_ptr), 3)", "not_allowed"),
+    ("v = [tl.load(x_ptr + j) for j in range(BLOCK)]", "not_allowed"),  # the compiler has no comprehensions
+    ("v = len(range(tl.load(x_ptr)))", "not_allowed"),  # a loaded count as a Python int
+    ("v = range(tl.load(x_ptr))", "not_allowed"),  # a range of data, not a loop's bounds
+    ("v = pow(2, tl.load(x_ptr))", "not_allowed"),
 ])
 def test_triton_body_refusals(body, rule):
     assert rule in triton_rules(body)
@@ -60,8 +68,9 @@ def test_triton_body_refusals(body, rule):
 
 def test_triton_bodies_may_use_builtins_on_constants_and_min_of_several_values():
     body = ("m = min(n - 1, BLOCK)\nlow = float('-inf')\nsize = int(BLOCK // 2)\nfor start in range(0, n, BLOCK):\n"
-            "    v = abs(tl.load(x_ptr + start))")
-    assert triton_rules(body) == []
+            "    v = abs(tl.load(x_ptr + start))\nfor i in range(tl.load(x_ptr)):\n    m = m + 1\n"
+            "w = tl.load(x_ptr + tl.arange(0, BLOCK))[:, None] * math.log2(BLOCK)")
+    assert triton_rules(body) == []  # data-dependent loop bounds, static slices and math on constexpr compile
 
 
 def test_an_npu_helper_may_not_set_attributes_of_its_parameters():
