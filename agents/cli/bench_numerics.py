@@ -9,6 +9,7 @@ from typing import Annotated, Callable, Optional
 import typer
 
 from benchmarks.report import Report
+from sandboxes.errors import UserError
 
 from agents.cli.common import run_benchmark
 from agents.cli.executor_options import ExecutorOption, opened_executor
@@ -100,7 +101,12 @@ def bench_sigs(cases: Annotated[Optional[str], typer.Option(help="Comma-separate
     from benchmarks.executor import check_spec
     from benchmarks.executor.sweeps import sigs_checks
 
+    from numerics.symbolic.checks import CASES
+
     names = [c.strip() for c in cases.split(",")] if cases else None
+    unknown = [name for name in names or [] if name not in CASES]
+    if unknown:
+        raise UserError(f"no SIGS case {', '.join(unknown)} (choose from {', '.join(CASES)})")
     check_spec(executor)
 
     def check(out: Path) -> tuple[dict, list[dict]]:

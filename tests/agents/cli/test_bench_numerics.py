@@ -13,3 +13,8 @@ def test_sae_l0_counts_its_sweep_and_warns_when_it_stops_below_the_true_l0(agent
     assert "raise --k-max above 11" in document["summary"]["warning"] and len(document["rows"]) == 3
     run = Run.open(document["run"]["id"])
     assert run.status == "finished" and (run.artifacts / "sae_l0_sweep.png").is_file()
+
+
+def test_an_unknown_sigs_case_is_one_line_and_no_run(agent_cli):
+    result = agent_cli("bench", "sigs", "--cases", "heat,wav")
+    assert result.code == 2 and "no SIGS case wav (choose from heat, wave" in result.err
