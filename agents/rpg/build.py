@@ -16,12 +16,13 @@ from agents.rpg.parse import FileFacts, Unit, module_name, parse_file
 from agents.rpg.resolve import Resolver, SymbolIndex
 from agents.rpg.source import Listing, Skipped, check_content
 from memory.rpg.graph import RPG, EdgeKind, Node, NodeKind
+from tools.rpg.files import MAX_SOURCE_BYTES
 
 
 class EncodeConfig(Config):
     """How the encoder reads and lifts a repository."""
 
-    max_file_bytes: int = 2_000_000
+    max_file_bytes: int = MAX_SOURCE_BYTES
     """Python files larger than this are reported as huge and skipped."""
     exclude: list[str] = Field(default_factory=list)
     """Path prefixes to leave out (for example ``tests/``)."""
