@@ -222,7 +222,8 @@ def test_constant_tables_classes_lambdas_and_the_library_keep_no_state_of_the_so
                                        (b"float* cache = nullptr;", b"if (!cache) cache = o; o[0] = cache[1];"),
                                        (b"namespace { std::vector<float> kept; }", b"kept.push_back(n); o[0] = kept[0];"),
                                        (b"thread_local int seen = 0;", b"o[0] = ++seen;"),
-                                       (b"", b"static int hits; o[0] = ++hits;")])
+                                       (b"", b"static int hits; o[0] = ++hits;"),
+                                       (b"#include <locale>", b"o[0] = ++*reinterpret_cast<long*>(&std::numpunct<int>::id);")])
 def test_writable_global_or_static_data_is_state_between_calls(tmp_path, state, use):
     """A static kept a matrix decoded on the first call for every later one (2.6x on macko_spmv), or a call count."""
     source = b"#include <vector>\n" + state + b'\nextern "C" void f(float* o, long n) { ' + use + b" }\n"
