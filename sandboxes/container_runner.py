@@ -33,7 +33,8 @@ from sandboxes.workdir import collect_files, decode_files, encode_files, write_f
 WORK = os.environ.get("AGENTKILN_WORKDIR", "/work")
 JOB_UID = int(os.environ.get("AGENTKILN_JOB_UID", "10001"))
 SCRATCH = (WORK, "/tmp", "/dev/shm", "/dev/mqueue")
-SOCKET_TABLES = ("tcp", "tcp6", "udp", "udp6", "raw", "raw6", "udplite", "udplite6", "icmp", "icmp6", "unix")
+SOCKET_TABLES = ("tcp", "tcp6", "udp", "udp6", "raw", "raw6", "udplite", "udplite6", "icmp", "icmp6", "unix",
+                 "ip6_flowlabel")
 """Socket tables of the container's network namespace that must be empty after a reset (the runner itself holds
 no socket): ``unix`` lists sockets a job left in flight (an SCM_RIGHTS cycle outlives every process)."""
 CGROUP = "/sys/fs/cgroup"

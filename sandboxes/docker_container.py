@@ -22,6 +22,10 @@ LABEL = "agentkiln.sandbox"
 OWNER_LABEL = "agentkiln.owner"
 RUNNER_MB = 48  # the runner's own memory, added on top of the job's limit
 RUNNER_CAPABILITIES = ("SETUID", "SETGID", "KILL")
+OWN_NETWORK_SYSCTLS = {"net.ipv4.tcp_no_metrics_save": "1", "net.ipv4.tcp_fastopen": "0"}
+"""The container's own network namespace keeps no TCP metrics (per destination, for an hour, past every socket: a
+job wrote a secret into the addresses of closed connections and the next job in the warm container read it back),
+and no fast-open cache (which would keep such entries too)."""
 START_TIMEOUT_S = 60.0
 DOCKER_SOCKETS = ("/var/run/docker.sock", "/run/docker.sock")
 
@@ -125,6 +129,7 @@ def _create_container(api, image: str, spec: ContainerSpec, host_toolchains: boo
         cap_drop=["ALL"], cap_add=list(RUNNER_CAPABILITIES), ipc_mode="private", auto_remove=True,
         cgroup_parent=container_cgroup_parent(), log_config=docker.types.LogConfig(type=NO_LOG),
         ulimits=[docker.types.Ulimit(name="nofile", soft=1024, hard=1024)],
+        sysctls=None if spec.network else OWN_NETWORK_SYSCTLS,
         device_requests=[docker.types.DeviceRequest(count=-1, capabilities=[["gpu"]])] if spec.gpu else None)
     created = api.create_container(
         image, command=[python, "-I", "-S", "-c", boot], user="0:0", working_dir=work,

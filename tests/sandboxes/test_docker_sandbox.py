@@ -247,3 +247,11 @@ def test_a_job_that_locks_its_work_dir_still_gets_its_own_result(docker_sandbox)
     result = docker_sandbox.run(["sh", "-c", "echo done > result.json; chmod 000 .; exit 3"], collect=["result.json"],
                                 limits=SMALL)
     assert (result.returncode, result.sandbox_error, result.files) == (3, "", {"result.json": b"done\n"})
+
+
+def test_the_containers_network_keeps_no_tcp_metrics(docker_sandbox):
+    """TCP metrics outlive every socket for an hour, per destination: a job wrote a secret into the addresses of
+    closed connections and the next job in the warm container read it back (``ip tcp_metrics``)."""
+    result = docker_sandbox.run(["sh", "-c", "cat /proc/sys/net/ipv4/tcp_no_metrics_save /proc/sys/net/ipv4/tcp_fastopen"],
+                                limits=SMALL)
+    assert result.stdout.split() == ["1", "0"], result.stdout + result.stderr

@@ -38,6 +38,13 @@ for family in (socket.AF_UNIX, socket.AF_INET, socket.AF_INET6, socket.AF_NETLIN
     socket.socket(family, socket.SOCK_DGRAM).close()
 left, right = socket.socketpair()
 seen["socketpair_unix"] = "allowed"
+six = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+six.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+try:
+    six.setsockopt(socket.IPPROTO_IPV6, 32, bytes(32))  # IPV6_FLOWLABEL_MGR: a label outlives the socket
+    seen["flowlabel"] = "allowed"
+except OSError as error:
+    seen["flowlabel"] = errno.errorcode[error.errno]
 print(json.dumps(seen))
 """
 
@@ -71,6 +78,7 @@ def test_the_filter_blocks_its_calls_and_leaves_the_rest():
     assert seen["fsetxattr"] == seen["setxattr"] == errno.errorcode[errno.EOPNOTSUPP]
     assert seen["socket"] == seen["socketpair"] == errno.errorcode[errno.EAFNOSUPPORT]  # vsock: in no namespace
     assert seen["socketpair_unix"] == "allowed"  # Unix, IP and netlink sockets still open
+    assert seen["flowlabel"] == "EPERM"  # other socket options still set (SO_REUSEADDR above)
 
 
 @pytest.mark.parametrize("machine", sorted(seccomp.NUMBERS))
