@@ -13,10 +13,10 @@ from agents.rpg.evolve import evolve
 from agents.rpg.lift_model import ModelLifter
 from agents.rpg.lift_offline import OfflineLifter
 from agents.rpg.source import git, read_commit, read_directory, resolve_commit
-from tools.rpg.files import read_source_file, source_lines
 from agents.runtime.models.base import ChatModel
 from memory.rpg import store
 from memory.rpg.graph import RPG
+from tools.rpg.files import read_source_file, source_lines
 from tools.rpg.workspace import RPGWorkspace
 
 

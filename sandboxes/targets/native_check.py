@@ -113,25 +113,27 @@ LIBRARY_STATE = re.compile(r"\b(?:stderr|stdout|stdin|FILE|_IO_\w+|errno|__errno
 unused bytes of ``stderr``'s ``FILE`` (load_inline builds link ``stderr`` for their error printing), where neither
 the data-symbol check nor the own-tensor check looks; ``errno``, the streams' words and ``xalloc``'s counter keep
 numbers between calls the same way."""
+FRAMEWORK = "native_framework_call"
 FORBIDDEN_NAMES = (
-    (LIBRARY_STATE, "code", "the C or C++ library's global objects", "a kernel keeps nothing between calls and "
-                                                                     "prints nothing; report errors with TORCH_CHECK",
-     "stateful"),
-    (PYTHON_API, "code", "the Python C API or pybind11 objects", "a kernel takes and returns tensors; let "
-                                                                 "load_inline(functions=[...]) bind it (no "
-                                                                 "PYBIND11_MODULE of your own)"),
-    (TENSOR_INTERNALS, "code", "a tensor's internals", "a kernel reads data_ptr(), sizes() and strides(); it may "
-                                                       "not reach or change a tensor's implementation, storage or "
-                                                       "metadata"),
-    (DISPATCH_CONTROL, "code", "the dispatcher's keys or guards", "a kernel computes itself; the dispatcher's "
-                                                                   "state is the verifier's"),
-    (ATEN_KERNELS, "code", "ATen's own kernels (native::) or the framework's namespaces",
+    ("stateful", LIBRARY_STATE, "code", "the C or C++ library's global objects",
+     "a kernel keeps nothing between calls and prints nothing; report errors with TORCH_CHECK"),
+    (FRAMEWORK, PYTHON_API, "code", "the Python C API or pybind11 objects",
+     "a kernel takes and returns tensors; let load_inline(functions=[...]) bind it (no PYBIND11_MODULE of your own)"),
+    (FRAMEWORK, TENSOR_INTERNALS, "code", "a tensor's internals",
+     "a kernel reads data_ptr(), sizes() and strides(); it may not reach or change a tensor's implementation, "
+     "storage or metadata"),
+    (FRAMEWORK, DISPATCH_CONTROL, "code", "the dispatcher's keys or guards",
+     "a kernel computes itself; the dispatcher's state is the verifier's"),
+    (FRAMEWORK, ATEN_KERNELS, "code", "ATen's own kernels (native::) or the framework's namespaces",
      "a kernel computes itself; a kernel of ATen's compiled in from its headers is the framework's compute"),
-    (ELF_WALK, "code", "the loader's or ELF tables", "a kernel calls only its own code and the allowed runtime"),
-    (STD_NAMESPACES, "code", "a reopened library namespace or a class defined in one",
+    (FRAMEWORK, ELF_WALK, "code", "the loader's or ELF tables",
+     "a kernel calls only its own code and the allowed runtime"),
+    (FRAMEWORK, STD_NAMESPACES, "code", "a reopened library namespace or a class defined in one",
      "define your code, specialisations included, in your own namespace"),
-    (LOOKUP_NAMES, "strings", "a symbol name to look up", "a kernel calls only its own code and the allowed runtime"),
+    (FRAMEWORK, LOOKUP_NAMES, "strings", "a symbol name to look up",
+     "a kernel calls only its own code and the allowed runtime"),
 )
+"""(rule, pattern, where it is looked for: the code or its string literals, what it names, what to do instead)."""
 FILE_MARK = "agentkiln_file_"
 ATTRIBUTES = re.compile(r"__attribute__\s*\(\(.*?\)\)|\[\[.*?\]\]", re.DOTALL)
 BINDING = re.compile(r"\b_*(?:weakref|alias|ifunc|symver)_*\b")
@@ -249,11 +251,10 @@ def forbidden_names(user: str, marker: str = "") -> list[tuple[str, str]]:
             chunk = chunk.split(f"{GLUE_MARK}{marker}")[0]
         code = STRING.sub('""', chunk)
         texts = "\n".join(m.group(0) for m in STRING.finditer(ADJACENT_STRINGS.sub("", chunk)))
-        for pattern, where, what, instead, *rule in FORBIDDEN_NAMES:
+        for rule, pattern, where, what, instead in FORBIDDEN_NAMES:
             found = pattern.search(texts if where == "strings" else code)
             if found:
-                return [(rule[0] if rule else "native_framework_call",
-                         f"native code uses {what} ({found.group(0)}): {instead}")]
+                return [(rule, f"native code uses {what} ({found.group(0)}): {instead}")]
     return []
 
 

@@ -48,11 +48,14 @@ def views(buffer: torch.Tensor, slots: list[dict[str, Any]]) -> list[Any]:
         if "value" in slot:
             out.append(slot["value"])
             continue
-        dtype = getattr(torch, slot["dtype"])
-        size = max(1, _numel(slot["shape"])) * torch.empty((), dtype=dtype).element_size()
-        flat = buffer[slot["offset"]: slot["offset"] + size].view(dtype)
+        flat = buffer[slot["offset"]: slot["offset"] + _slot_bytes(slot)].view(getattr(torch, slot["dtype"]))
         out.append(flat.as_strided(slot["shape"], slot["stride"]))
     return out
+
+
+def _slot_bytes(slot: dict[str, Any]) -> int:
+    """The bytes a tensor slot spans in the region (at least one element)."""
+    return max(1, _numel(slot["shape"])) * torch.empty((), dtype=getattr(torch, slot["dtype"])).element_size()
 
 
 def write(buffer: torch.Tensor, slots: list[dict[str, Any]], inputs: list[Any]) -> None:
@@ -67,9 +70,7 @@ def write(buffer: torch.Tensor, slots: list[dict[str, Any]], inputs: list[Any]) 
 
 def gaps(slots: list[dict[str, Any]], nbytes: int) -> list[tuple[int, int]]:
     """The byte ranges of a region of ``nbytes`` that no input's slot covers (alignment padding, the tail)."""
-    covered = sorted((slot["offset"], slot["offset"] + max(1, _numel(slot["shape"]))
-                      * torch.empty((), dtype=getattr(torch, slot["dtype"])).element_size())
-                     for slot in slots if "value" not in slot)
+    covered = sorted((slot["offset"], slot["offset"] + _slot_bytes(slot)) for slot in slots if "value" not in slot)
     found, position = [], 0
     for start, end in covered:
         if start > position:

@@ -56,7 +56,7 @@ class DeviceCheck:
     def check_unit(self, function: ast.FunctionDef, method: bool = False) -> None:
         locals_ = {n.id for n in ast.walk(function) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
         locals_ |= {a.arg for n in ast.walk(function) if isinstance(n, (ast.FunctionDef, ast.Lambda))
-                    for a in [*n.args.posonlyargs, *n.args.args, *n.args.kwonlyargs, n.args.vararg, n.args.kwarg] if a}
+                    for a in arguments(n.args)}
         positional = [*function.args.posonlyargs, *function.args.args]
         own = positional[0].arg if method and positional else None
         static = {a.arg for a in arguments(function.args) if a.annotation is not None
@@ -236,7 +236,7 @@ def _data_builtin_on_values(node: ast.AST, locals_: set[str], static: set[str], 
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)) or node.func.id in locals_:
         return False
     name = node.func.id
-    if name not in allow.DEVICE_BUILTINS or all(_static(arg, static) for arg in [*node.args, *(k.value for k in node.keywords)]):
+    if name not in allow.DEVICE_BUILTINS or _static_arguments(node, static):
         return False
     if name in ("min", "max"):
         return len(node.args) == 1 or any(isinstance(a, ast.Starred) for a in node.args) or bool(node.keywords)
@@ -259,7 +259,7 @@ def _python_on_values(node: ast.AST, static: set[str], index: Any) -> str:
     if isinstance(node, ast.Subscript) and not _static(node.slice, static):
         return f"indexing with {ast.unparse(node.slice)}, a value computed in the kernel"
     if (isinstance(node, ast.Call) and (path := index.resolve(node.func)) is not None and path.startswith("math.")
-            and not all(_static(arg, static) for arg in [*node.args, *(k.value for k in node.keywords)])):
+            and not _static_arguments(node, static)):
         return f"{path}() on values computed in the kernel"
     if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
         return "a comprehension"
@@ -285,6 +285,11 @@ def _static(node: ast.AST, static: set[str]) -> bool:
                 and all(_static(arg, static) for arg in node.args) and not node.keywords)
     return all(_static(child, static) for child in ast.iter_child_nodes(node)
                if not isinstance(child, (ast.operator, ast.unaryop, ast.cmpop, ast.boolop, ast.expr_context)))
+
+
+def _static_arguments(call: ast.Call, static: set[str]) -> bool:
+    """Whether every argument of ``call``, keywords included, is static (:func:`_static`)."""
+    return all(_static(arg, static) for arg in [*call.args, *(k.value for k in call.keywords)])
 
 
 def _static_root(node: ast.AST, static: set[str]) -> bool:
