@@ -11,6 +11,7 @@ import ast
 import builtins
 import importlib
 import inspect
+import math
 import types
 from typing import Any, Iterator
 
@@ -79,7 +80,7 @@ class DeviceCheck:
                                                "for Python to compute on); use .to(), tl.max, tl.min, tl.sum")
             elif self.flavour == "triton" and _builtin_held(node, calls, locals_):
                 self.flag(node, "not_allowed", f"{node.id} is a builtin a Triton kernel only calls by name")
-            elif self.flavour == "triton" and (python := _python_on_values(node, static, self.index)):
+            elif self.flavour == "triton" and (python := _python_on_values(node, static, self.index, calls)):
                 self.flag(node, "not_allowed", f"{python} is Python computing on the kernel's data, which only the "
                                                "Triton interpreter runs (the compiler refuses it); use the language")
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in locals_:
@@ -251,16 +252,20 @@ def _builtin_held(node: ast.AST, calls: set[int], locals_: set[str]) -> bool:
             and node.id in allow.DEVICE_BUILTINS and id(node) not in calls)
 
 
-def _python_on_values(node: ast.AST, static: set[str], index: Any) -> str:
+def _python_on_values(node: ast.AST, static: set[str], index: Any, calls: set[int]) -> str:
     """Python computing on a Triton value's data, in the interpreter only: an index taken from a value
     (``range(2**32)[bits]``, ``table[tl.load(p)]``: the interpreter's tensors convert to a Python int), ``math``
     applied to values (``math.fsum`` of a row), or a comprehension (the compiler has none; the interpreter runs it as
-    Python over the values). '' when ``node`` is none of these."""
+    Python over the values), or a ``math`` function held other than as a call's function (``f = math.fsum``, then
+    ``f(values)``). '' when ``node`` is none of these."""
     if isinstance(node, ast.Subscript) and not _static(node.slice, static):
         return f"indexing with {ast.unparse(node.slice)}, a value computed in the kernel"
     if (isinstance(node, ast.Call) and (path := index.resolve(node.func)) is not None and path.startswith("math.")
             and not _static_arguments(node, static)):
         return f"{path}() on values computed in the kernel"
+    if (isinstance(node, (ast.Name, ast.Attribute)) and id(node) not in calls and (path := index.resolve(node))
+            and path.startswith("math.") and callable(getattr(math, path.removeprefix("math."), None))):
+        return f"{path} named other than as a call's function"
     if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
         return "a comprehension"
     return ""

@@ -61,6 +61,7 @@ def test_triton_bodies_use_tl_freely():
     ("v = len(range(tl.load(x_ptr)))", "not_allowed"),  # a loaded count as a Python int
     ("v = range(tl.load(x_ptr))", "not_allowed"),  # a range of data, not a loop's bounds
     ("v = pow(2, tl.load(x_ptr))", "not_allowed"),
+    ("f = math.fsum\nv = f((tl.load(x_ptr), 1.0))", "not_allowed"),  # math held, then called on values
 ])
 def test_triton_body_refusals(body, rule):
     assert rule in triton_rules(body)
@@ -69,7 +70,7 @@ def test_triton_body_refusals(body, rule):
 def test_triton_bodies_may_use_builtins_on_constants_and_min_of_several_values():
     body = ("m = min(n - 1, BLOCK)\nlow = float('-inf')\nsize = int(BLOCK // 2)\nfor start in range(0, n, BLOCK):\n"
             "    v = abs(tl.load(x_ptr + start))\nfor i in range(tl.load(x_ptr)):\n    m = m + 1\n"
-            "w = tl.load(x_ptr + tl.arange(0, BLOCK))[:, None] * math.log2(BLOCK)")
+            "w = tl.load(x_ptr + tl.arange(0, BLOCK))[:, None] * math.log2(BLOCK) * math.pi")
     assert triton_rules(body) == []  # data-dependent loop bounds, static slices and math on constexpr compile
 
 
