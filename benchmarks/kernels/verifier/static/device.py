@@ -60,8 +60,7 @@ class DeviceCheck:
                     for a in arguments(n.args)}
         positional = [*function.args.posonlyargs, *function.args.args]
         own = positional[0].arg if method and positional else None
-        static = {a.arg for a in arguments(function.args) if a.annotation is not None
-                  and "constexpr" in ast.unparse(a.annotation)} | (set(self.index.bindings) - locals_)
+        static = _constexpr_parameters(function) | (set(self.index.bindings) - locals_)
         calls = {id(n.func) for n in _body_nodes(function) if isinstance(n, ast.Call)}
         loop_bounds = {id(n.iter) for n in _body_nodes(function) if isinstance(n, ast.For)}
         for node in _body_nodes(function):
@@ -80,6 +79,10 @@ class DeviceCheck:
                                                "for Python to compute on); use .to(), tl.max, tl.min, tl.sum")
             elif self.flavour == "triton" and _builtin_held(node, calls, locals_):
                 self.flag(node, "not_allowed", f"{node.id} is a builtin a Triton kernel only calls by name")
+            elif self.flavour == "triton" and (parameter := self.value_for_constexpr(node, static)):
+                self.flag(node, "not_allowed", f"{parameter} of {node.func.id} is a constexpr parameter, given a value "
+                                               "computed in the kernel (the interpreter passes it on as data for "
+                                               "Python to compute on; the compiler refuses it)")
             elif self.flavour == "triton" and (python := _python_on_values(node, static, self.index, calls)):
                 self.flag(node, "not_allowed", f"{python} is Python computing on the kernel's data, which only the "
                                                "Triton interpreter runs (the compiler refuses it); use the language")
@@ -124,6 +127,17 @@ class DeviceCheck:
             self.flag(node, "not_allowed", f"{name} is defined nowhere in the solution (the Triton interpreter puts "
                                            "its own names, numpy's np among them, into a kernel's module): a kernel "
                                            "may only read its arguments, locals, the solution's names and the language")
+
+    def value_for_constexpr(self, node: ast.AST, static: set[str]) -> str:
+        """The constexpr parameter of one of the solution's own device functions that this call gives a value that
+        is not static ('' when none, or when ``node`` is no such call)."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self.index.functions):
+            return ""
+        helper = self.index.functions[node.func.id].args
+        constexpr = _constexpr_parameters(self.index.functions[node.func.id])
+        given = dict(zip((a.arg for a in [*helper.posonlyargs, *helper.args]), node.args))
+        given.update((k.arg, k.value) for k in node.keywords if k.arg)
+        return next((name for name, value in given.items() if name in constexpr and not _static(value, static)), "")
 
     def language_path(self, node: ast.AST, path: str) -> None:
         if not path.startswith(LANGUAGE_PATHS[self.flavour]) and path not in ("triton", "math"):
@@ -290,6 +304,12 @@ def _static(node: ast.AST, static: set[str]) -> bool:
                 and all(_static(arg, static) for arg in node.args) and not node.keywords)
     return all(_static(child, static) for child in ast.iter_child_nodes(node)
                if not isinstance(child, (ast.operator, ast.unaryop, ast.cmpop, ast.boolop, ast.expr_context)))
+
+
+def _constexpr_parameters(function: ast.FunctionDef) -> set[str]:
+    """The parameters of a device function annotated ``tl.constexpr`` (their values are known when it compiles)."""
+    return {a.arg for a in arguments(function.args) if a.annotation is not None
+            and "constexpr" in ast.unparse(a.annotation)}
 
 
 def _static_arguments(call: ast.Call, static: set[str]) -> bool:

@@ -130,3 +130,10 @@ def test_functions_and_classes_the_language_imported_are_foreign_too():
     assert foreign_module("triton.language.PropagateNan.ALL", triton_modules) is None  # the IR enum tl re-exports
     assert "dict" in foreign_module("triton.language.extra.modules", triton_modules)
     assert foreign_module("triton.language.float32", triton_modules) is None
+
+
+def test_a_helpers_constexpr_parameters_take_static_values_only():
+    helper = "@triton.jit\ndef total(a: tl.constexpr, b: tl.constexpr):\n    return a + b\n\n\n"
+    source = TRITON + helper + "@triton.jit\ndef k(x_ptr, n, BLOCK: tl.constexpr):\n" + _indent(
+        "v = total(BLOCK, b=2)\nw = total(tl.load(x_ptr), 1)")  # the second passed data as a constant
+    assert [v.rule for v in allow_list_rule(ast.parse(source))] == ["not_allowed"]
