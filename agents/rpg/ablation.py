@@ -28,6 +28,8 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "rpg -degree-norm": ("plain PageRank (walk mass not divided by degree)", {"degree_power": 0.0}),
     "rpg degree^0.5": ("walk mass divided by the square root of degree", {"degree_power": 0.5}),
     "rpg -contains": ("the walk does not cross containment edges", {"contains_weight": 0.0}),
+    "rpg -title": ("the issue's title weighs no more than its body", {"title_weight": 0.0}),
+    "rpg title 1.0": ("the title's BM25 weighs as much as the whole issue's", {"title_weight": 1.0}),
     "rpg -places": ("no traceback frames or file paths from the issue", {"place_weight": 0.0}),
     "rpg -frame-decay": ("every traceback frame weighs alike (not the innermost most)", {"frame_decay": 1.0}),
     "rpg -names": ("the walk does not start from the issue's example code and code names", {"name_weight": 0.0}),

@@ -2,8 +2,8 @@
 
 It is the localisation agent's no-model policy and a baseline of its own. Evidence per code node:
 
-- lexical: BM25 of the issue over code chunks (normalised to the best match), plus, if weighted,
-  fuzzy similarity to the lifted features;
+- lexical: BM25 of the issue over code chunks (normalised to the best match), plus BM25 of its title
+  alone and, if weighted, fuzzy similarity to the lifted features;
 - places: the files and functions of the issue's tracebacks and file paths (see
   :mod:`agents.rpg.mentions`);
 - the walk: degree-normalised personalised PageRank (see :mod:`agents.rpg.walk`) that starts from the
@@ -42,6 +42,10 @@ class RankConfig(Config):
 
     feature_weight: float = 0.0
     """Weight of fuzzy similarity to lifted features, next to normalised BM25 (0: off)."""
+    title_weight: float = 0.3
+    """Weight of BM25 of the issue's title (its first non-empty line, when more follow; normalised to the best
+    match), added to the evidence: the title names the problem in a few words, the body dilutes them (0: off; on
+    the development set 0.3 raised file@3, file@5 and function@1 with file@1 unchanged, 1.0 lowered file@1)."""
     place_weight: float = 0.5
     """Weight of the places the issue names (traceback frames, file paths), added to the evidence (0: off)."""
     frame_decay: float = 0.7
@@ -118,17 +122,18 @@ class OfflineRanker:
         return self._matrices[key]
 
     def signals(self, issue: str, name: str, frame_decay: float = 1.0) -> dict[str, float]:
-        """One signal for an issue (``lexical``, ``features``, ``places`` or ``names``); the last issue's are kept,
-        so that variants ranking the same issue compute each signal once (places once per ``frame_decay``)."""
+        """One signal for an issue (``lexical``, ``title``, ``features``, ``places`` or ``names``); the last issue's
+        are kept, so that variants ranking the same issue compute each signal once (places once per
+        ``frame_decay``)."""
         if self._last[0] != issue:
             self._last = (issue, {})
         cached = self._last[1]
         key = f"{name}@{frame_decay}" if name == "places" else name
         if key not in cached:
             if name == "lexical":
-                lexical = self.workspace.bm25.scores(issue)
-                top = max(lexical.values(), default=1.0) or 1.0
-                cached[key] = {node_id: value / top for node_id, value in lexical.items()}
+                cached[key] = self._normalised_bm25(issue)
+            elif name == "title":
+                cached[key] = self._normalised_bm25(_title(issue))
             elif name == "features":
                 rpg = self.workspace.rpg
                 cached[key] = {node_id: value for node_id, value in self.workspace.fuzzy.scores(issue[:2000]).items()
@@ -139,10 +144,16 @@ class OfflineRanker:
                 cached[key] = self.mentions.names(issue)
         return cached[key]
 
+    def _normalised_bm25(self, text: str) -> dict[str, float]:
+        lexical = self.workspace.bm25.scores(text)
+        top = max(lexical.values(), default=1.0) or 1.0
+        return {node_id: value / top for node_id, value in lexical.items()}
+
     def evidence(self, issue: str, config: RankConfig) -> dict[str, float]:
-        """Lexical evidence plus weighted features and places, per node."""
+        """Lexical evidence plus weighted features, places and title, per node."""
         scores = dict(self.signals(issue, "lexical"))
-        for name, weight in (("features", config.feature_weight), ("places", config.place_weight)):
+        for name, weight in (("features", config.feature_weight), ("places", config.place_weight),
+                             ("title", config.title_weight)):
             if weight:
                 for node_id, value in self.signals(issue, name, config.frame_decay).items():
                     scores[node_id] = scores.get(node_id, 0.0) + weight * value
@@ -215,6 +226,12 @@ def _named_files(rpg, named: dict[str, float], config: RankConfig) -> dict[str, 
         if node is not None and node.kind in CODE_KINDS and (config.include_tests or not is_support_path(node.path)):
             found[node.path] = max(found.get(node.path, 0.0), value)
     return found
+
+
+def _title(issue: str) -> str:
+    """The issue's first non-empty line if a body follows it (a one-line issue is all body: no title)."""
+    lines = [line for line in issue.splitlines() if line.strip()]
+    return lines[0] if len(lines) > 1 else ""
 
 
 def _ancestry(rpg, node_id: str) -> list[str]:

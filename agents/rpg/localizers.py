@@ -29,7 +29,8 @@ from memory.rpg.graph import RPG, NodeKind
 from tools.rpg.workspace import RPGWorkspace
 
 BM25_POLICY = "baseline: BM25 over code chunks, no graph"
-BM25_CONFIG = RankConfig(place_weight=0.0, walk_weight=0.0, include_tests=True, drop_environment=False)
+BM25_CONFIG = RankConfig(place_weight=0.0, title_weight=0.0, walk_weight=0.0, include_tests=True,
+                         drop_environment=False)
 """The baseline: plain BM25 evidence over the whole issue, tests included; answers read at the same levels as ``rpg``'s."""
 
 

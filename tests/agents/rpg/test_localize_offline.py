@@ -58,3 +58,15 @@ def test_named_code_is_file_evidence_only(demo, demo_rpg):
     weighted = levels(workspace, scores, RankConfig(name_file_weight=0.5), named)
     assert weighted.files == ["shop/models.py", "shop/cart.py"]  # 0.8 + 0.5 * 0.6 against 1.0; no test file
     assert weighted.functions == plain.functions == ["shop/cart.py:Cart.total", "shop/models.py:Item.price"]
+
+
+def test_the_title_weighs_more_than_the_body(demo, demo_rpg):
+    ranker = ranker_for(demo, demo_rpg)
+    issue = "\n  Receipt for an empty cart is wrong\nSteps: add an item, set its price and a discount, then remove it."
+    title = ranker.signals(issue, "title")
+    assert title == ranker.signals("Receipt for an empty cart is wrong", "lexical")  # the first non-empty line
+    body_only = ranker.evidence(issue, RankConfig(title_weight=0.0, place_weight=0.0))
+    with_title = ranker.evidence(issue, RankConfig(title_weight=0.3, place_weight=0.0))
+    assert with_title == {node: body_only.get(node, 0.0) + 0.3 * title.get(node, 0.0) for node in with_title}
+    assert max(title, key=title.get).startswith("shop/report.py")
+    assert ranker.signals("Receipt for an empty cart is wrong", "title") == {}  # one line: all body, no title
