@@ -17,6 +17,15 @@ V1_CONTROLLERS = ("memory", "pids", "cpuacct", "cpu", "freezer")
 V1_ROLES = {"cpuacct": "cpu", "cpu": "quota"}  # role names: cpu = accounting, quota = bandwidth limit
 CFS_PERIOD_US = 100_000
 PREFIX = "agentkiln-"
+TCP_SHARE, TCP_MIN_BYTES = 8, 16 << 20
+
+
+def tcp_buffer_limit(memory_bytes: int) -> int:
+    """The cgroup v1 limit of a job's TCP buffers: an eighth of its memory, at least 16 MiB. v1 counts them apart
+    from the memory limit and from the peak reported, out of the host's one TCP pool (``net.ipv4.tcp_mem``): at the
+    memory limit itself a job had its memory twice over, and one job at 1.7 GiB pushed the host's TCP past its
+    pressure level, where every connection on the host slows or fails."""
+    return min(memory_bytes, max(TCP_MIN_BYTES, memory_bytes // TCP_SHARE))
 
 
 def own_path(controller: str) -> str:
@@ -94,12 +103,14 @@ class Cgroup:
 
     def _limit(self, memory_bytes: int, pids: int) -> None:
         """Memory (and, on v1, swap and TCP buffers: v1 charges loopback TCP buffers to no cgroup unless this
-        limit is set, and a job's sockets took 3 GiB of host memory) and processes."""
+        limit is set, and a job's sockets took 3 GiB of host memory; see :func:`tcp_buffer_limit`) and processes."""
         if self.version == 1:
             _write(self.dirs["memory"] / "memory.limit_in_bytes", str(memory_bytes))
-            for optional in ("memory.memsw.limit_in_bytes", "memory.kmem.tcp.limit_in_bytes"):
-                if (self.dirs["memory"] / optional).exists():
-                    _write(self.dirs["memory"] / optional, str(memory_bytes))
+            optional = {"memory.memsw.limit_in_bytes": memory_bytes,
+                        "memory.kmem.tcp.limit_in_bytes": tcp_buffer_limit(memory_bytes)}
+            for name, value in optional.items():
+                if (self.dirs["memory"] / name).exists():
+                    _write(self.dirs["memory"] / name, str(value))
             _write(self.dirs["memory"] / "memory.swappiness", "0")
         else:
             _write(self.dirs["memory"] / "memory.max", str(memory_bytes))

@@ -28,7 +28,7 @@ from sandboxes.cgroups import oom_kills_in
 from sandboxes.errors import UserError
 from sandboxes.monitor import run_monitored
 from sandboxes.proctree import process_table, reap_children
-from sandboxes.workdir import collect_files, decode_files, encode_files, write_files
+from sandboxes.workdir import collect_files, decode_files, write_files
 
 WORK = os.environ.get("AGENTKILN_WORKDIR", "/work")
 JOB_UID = int(os.environ.get("AGENTKILN_JOB_UID", "10001"))
@@ -128,7 +128,7 @@ def run_job(request: dict) -> dict:
     fields = asdict(outcome)
     fields["stdout"] = base64.b64encode(outcome.stdout).decode()
     fields["stderr"] = base64.b64encode(outcome.stderr).decode()
-    return {"outcome": fields, "files": encode_files(files),
+    return {"outcome": fields, "files": files,  # encoded one file at a time as the answer is written
             "notes": notes, "peak_memory_bytes": cgroup_peak or outcome.max_rss_bytes,
             "oom_killed": _oom_kills() > oom_before, "disk_full": stats.f_bavail * stats.f_frsize < 64 * 1024}
 
@@ -191,8 +191,9 @@ def _table_rows(path: str) -> int:
 
 
 def reset() -> dict:
-    """Kill every job process, empty the writable places and remove the job's System V IPC objects; a container
-    that a reset cannot bring back to clean says so (the host discards it: the next job never meets a leftover)."""
+    """Kill every job process, empty the writable places (their times set to now) and remove the job's System V IPC
+    objects; a container that a reset cannot bring back to clean says so (the host discards it: the next job never
+    meets a leftover)."""
     ContainerTree().kill_all()
     reap_children()  # as PID 1, collect zombies of orphans re-parented to us
     _collect_sockets_in_flight()
@@ -201,16 +202,40 @@ def reset() -> dict:
         for folder in SCRATCH:
             if os.path.isdir(folder):
                 _empty(folder)
+        os.utime(WORK)  # its owner set its times to any value: 16 bytes the next job would read
         left = ipc.remove_all()
         left += _leftovers()
+    for folder in SCRATCH[1:]:  # the runner's own (a job can only touch them to the present)
+        with contextlib.suppress(OSError):
+            os.utime(folder)
     if left:
         raise RuntimeError(f"left behind after the reset: {', '.join(left)}")
     return {"ready": True}
 
 
 def _answer(message: dict) -> None:
-    sys.stdout.buffer.write(json.dumps(message).encode() + b"\n")
-    sys.stdout.buffer.flush()
+    """Write one answer line. Collected ``files`` (raw bytes) are written last, each base64-encoded a piece at a
+    time and dropped once written: the runner shares the job's memory limit, and encoding the whole answer at once
+    (five copies of the files) had it killed for a job's own 40 MB result at 128 MiB."""
+    out = sys.stdout.buffer
+    files = message.pop("files", None)
+    head = json.dumps(message).encode()
+    if files is None:
+        out.write(head + b"\n")
+    else:
+        out.write(head[:-1] + (b", " if message else b"") + b'"files": {')
+        for index, name in enumerate(list(files)):
+            data = memoryview(files.pop(name))
+            out.write((b", " if index else b"") + json.dumps(name).encode() + b': "')
+            for start in range(0, len(data), ENCODE_PIECE):
+                out.write(base64.b64encode(data[start:start + ENCODE_PIECE]))
+            out.write(b'"')
+            del data
+        out.write(b"}}\n")
+    out.flush()
+
+
+ENCODE_PIECE = 3 << 20  # a multiple of 3: the pieces' base64 joins into the whole's
 
 
 def _serve(line: bytes, handlers: dict) -> dict:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from sandboxes import hostfs
 from sandboxes.base import Limits
-from sandboxes.cgroups import oom_kills_in
+from sandboxes.cgroups import oom_kills_in, tcp_buffer_limit
 from sandboxes.docker_channel import Channel, ChannelClosed
 from sandboxes.docker_engine import container_cgroup_parent
 from sandboxes.docker_image import RUNNER_DIR, host_mounts
@@ -161,11 +161,12 @@ class RunnerContainer:
         parent = (container_cgroup_parent() or "/docker").strip("/")
         self._memory_dir = os.path.join("/sys/fs/cgroup/memory", parent, self.id)
         self._peak_file = os.path.join(self._memory_dir, "memory.max_usage_in_bytes")
-        self._limit_tcp_buffers((spec.memory_mb + RUNNER_MB) << 20)
+        self._limit_tcp_buffers(tcp_buffer_limit((spec.memory_mb + RUNNER_MB) << 20))
 
     def _limit_tcp_buffers(self, limit_bytes: int) -> None:
         """Charge the container's TCP buffers to a limit (cgroup v1 counts them nowhere otherwise, and the engine no
-        longer sets it): a job's unread loopback sockets took 1.6 GiB of host memory. Where the file is missing
+        longer sets it): a job's unread loopback sockets took 1.6 GiB of host memory (see
+        :func:`sandboxes.cgroups.tcp_buffer_limit`). Where the file is missing
         (cgroup v2 charges socket memory to the container) or cannot be written, nothing changes."""
         with contextlib.suppress(OSError):
             with open(os.path.join(self._memory_dir, "memory.kmem.tcp.limit_in_bytes"), "w") as handle:

@@ -14,7 +14,7 @@ from sandboxes.docker_engine import client
 from sandboxes.docker_image import ensure_image
 from sandboxes.docker_pool import WarmPool
 from sandboxes.docker_spawn import spawn_in_new_container
-from sandboxes.envpolicy import sandbox_env
+from sandboxes.envpolicy import check_exec, sandbox_env
 from sandboxes.errors import UserError
 from sandboxes.monitor import Outcome
 from sandboxes.process import SandboxProcess
@@ -79,6 +79,7 @@ class DockerSession:
             raise RuntimeError("this sandbox session is closed")
         limits = limits or self.limits
         job_env = sandbox_env(env, home=self.container.spec.workdir, path=hostfs.search_path(), threads=max(1, int(limits.cpus)))
+        check_exec(argv, job_env)
         message = _job_message(argv, files or {}, job_env, limits, collect, self.container.reset_peak_memory())
         try:
             result = _result(self.container.request(message, limits.wall_s + ANSWER_GRACE_S), collect, limits)

@@ -19,7 +19,7 @@ from sandboxes.base import Limits
 from sandboxes.docker_channel import ChannelClosed
 from sandboxes.docker_container import ContainerSpec, RunnerContainer
 from sandboxes.docker_image import RUNNER_DIR
-from sandboxes.envpolicy import sandbox_env
+from sandboxes.envpolicy import check_exec, sandbox_env
 from sandboxes.errors import UserError
 from sandboxes.process import SandboxProcess
 from sandboxes.workdir import encode_files
@@ -55,9 +55,10 @@ def spawn(container: RunnerContainer, argv: Sequence[str], files: Mapping[str, b
           env: Mapping[str, str] | None, limits: Limits) -> SandboxProcess:
     """Start ``argv`` in ``container`` (which the returned process owns and removes when closed)."""
     try:
-        write_files(container, files or {})
         job_env = sandbox_env(env, home=container.spec.workdir, path=hostfs.search_path(),
                               threads=max(1, int(limits.cpus)))
+        check_exec(argv, job_env)
+        write_files(container, files or {})
         popen = subprocess.Popen(exec_argv(container, argv, job_env, limits), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, start_new_session=True, close_fds=True)
     except (ChannelClosed, OSError) as error:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from sandboxes.errors import UserError
 
@@ -17,6 +17,11 @@ SEARCH_PATHS = ("PATH", "LD_LIBRARY_PATH", "PYTHONPATH")
 """Folder lists whose empty or relative entries mean the current directory, the job's writable work dir: a host's
 ``LD_LIBRARY_PATH=/usr/local/cuda/lib64:`` (a common trailing colon) made every program started in a sandbox load
 libraries the job had planted there."""
+
+MAX_ARG_BYTES = 128 << 10
+"""The kernel's MAX_ARG_STRLEN: the most one argument or one ``NAME=value`` may take, its NUL included."""
+MAX_EXEC_BYTES = 1 << 20
+"""Arguments and environment together: well under ARG_MAX (a quarter of an 8 MiB stack)."""
 
 _SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSW|CREDENTIAL|COOKIE|AUTH", re.IGNORECASE)
 
@@ -57,3 +62,26 @@ def sandbox_env(extra: Mapping[str, str] | None, *, home: str, path: str, thread
             if kept:
                 env[name] = ":".join(kept)
     return env
+
+
+def check_exec(argv: Sequence[str], env: Mapping[str, str]) -> None:
+    """Refuse (UserError) a command line or environment the kernel's ``execve`` would: on the local backend it raised
+    OSError or ValueError, on the docker one the runner failed and the job came back as a sandbox failure."""
+    if not argv:
+        raise UserError("the command is empty")
+    total = 0
+    items = [(f"argument {index}", os.fsencode(str(arg))) for index, arg in enumerate(argv)]
+    for name, value in env.items():
+        if not name or "=" in name or "\0" in name:
+            raise UserError(f"environment variable name {name!r} is not valid (empty, or it holds '=' or NUL)")
+        items.append((f"environment variable {name}", os.fsencode(f"{name}={value}")))
+    for what, data in items:
+        if b"\0" in data:
+            raise UserError(f"{what} holds a NUL byte, which no command line can carry")
+        if len(data) >= MAX_ARG_BYTES:
+            raise UserError(f"{what} is {len(data):,} bytes; the kernel takes at most {MAX_ARG_BYTES >> 10} KiB for one "
+                            "(put long text in a file and pass its name)")
+        total += len(data) + 1
+    if total > MAX_EXEC_BYTES:
+        raise UserError(f"the command line and environment take {total:,} bytes; at most {MAX_EXEC_BYTES >> 20} MiB "
+                        "(put long text in files)")

@@ -126,13 +126,16 @@ def pivot_root(new_root: str, put_old: str) -> None:
 
 def limit_job(cpu_s: float, disk_mb: int) -> None:
     """The calling process's limits as a sandbox job: CPU seconds (SIGXCPU, then SIGKILL a second later), the size
-    of any file it writes, no core dumps, and the OOM killer's first choice (never the process that supervises it)."""
+    of any file it writes, no core dumps, no real-time scheduling and no raised priority (a host started with a
+    raised RLIMIT_RTPRIO would let a job run SCHED_FIFO, past its CPU quota), and the OOM killer's first choice
+    (never the process that supervises it)."""
     import resource
 
     cpu = int(cpu_s) + 1
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     resource.setrlimit(resource.RLIMIT_FSIZE, (disk_mb << 20, disk_mb << 20))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    for fixed in (resource.RLIMIT_CORE, resource.RLIMIT_RTPRIO, resource.RLIMIT_NICE):
+        resource.setrlimit(fixed, (0, 0))
     with open("/proc/self/oom_score_adj", "w") as handle:
         handle.write("1000")
 

@@ -16,7 +16,7 @@ from typing import Callable, Mapping, Sequence
 from sandboxes import guarantees, hostfs, isolation, janitor, linux, records, workdir
 from sandboxes.base import Limits, RunResult
 from sandboxes.cgroups import Cgroup
-from sandboxes.envpolicy import sandbox_env
+from sandboxes.envpolicy import check_exec, sandbox_env
 from sandboxes.monitor import ProcessGroupTree, run_monitored
 from sandboxes.process import SandboxProcess
 
@@ -101,7 +101,7 @@ class LocalSession:
              env: Mapping[str, str] | None = None, limits: Limits | None = None,
              collect: Sequence[str] = ()) -> RunResult:
         limits = limits or self.limits
-        full_env, cgroup = self._prepare(files, env, limits)
+        full_env, cgroup = self._prepare(argv, files, env, limits)
         try:
             return records.report(self._run(list(argv), limits, full_env, cgroup, collect), argv)
         except OSError as error:
@@ -117,7 +117,7 @@ class LocalSession:
         """Start ``argv`` with pipes in this session's work dir (see sandboxes.process for the limits);
         ``cleanup`` runs after the process's cgroup is gone when it is closed."""
         limits = limits or self.limits
-        full_env, cgroup = self._prepare(files, env, limits)
+        full_env, cgroup = self._prepare(argv, files, env, limits)
         try:
             plan, tree = self._plan(list(argv), limits, full_env, cgroup)
             try:
@@ -140,13 +140,15 @@ class LocalSession:
                               oom_kills=cgroup.oom_kills if cgroup is not None else lambda: 0, cleanup=release,
                               max_line_bytes=limits.output_bytes)
 
-    def _prepare(self, files: Mapping[str, bytes] | None, env: Mapping[str, str] | None,
+    def _prepare(self, argv: Sequence[str], files: Mapping[str, bytes] | None, env: Mapping[str, str] | None,
                  limits: Limits) -> tuple[dict[str, str], Cgroup | None]:
-        """Write the files; build the environment and (where allowed) a fresh cgroup for one command."""
-        workdir.write_files(self.workdir.path, files or {}, owner=self.workdir.owner)
+        """Check the command line; write the files; build the environment and (where allowed) a fresh cgroup for
+        one command."""
         inside = hostfs.inside_workdir(limits.extra_ro_paths) if self.sandbox.caps.bwrap else self.workdir.path
         full_env = sandbox_env(env, home=inside, path=self.sandbox.search_path,
                                threads=max(1, int(limits.cpus)))
+        check_exec(argv, full_env)
+        workdir.write_files(self.workdir.path, files or {}, owner=self.workdir.owner)
         cgroup = Cgroup.create(limits.memory_mb, limits.pids + isolation.WRAPPER_PROCS, limits.cpus) \
             if self.sandbox.caps.cgroups else None
         return full_env, cgroup

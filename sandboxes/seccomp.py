@@ -13,7 +13,8 @@ disk quota counts, and they outlive a job on a folder that is emptied and reused
 and Linux AIO says ENOSYS (as on a kernel without it: its contexts come from one host-wide pool, fs.aio-max-nr,
 which sixteen calls can take). Sockets may be Unix, IP or netlink ones; any other family says EAFNOSUPPORT
 (``AF_VSOCK`` is in no network namespace: with the network off, a job could still bind the host's vsock ports
-and reach the hypervisor's services). A process of another architecture (32-bit compat, x32) is killed: its call numbers
+and reach the hypervisor's services), and an IP or netlink protocol off a short list says EPROTONOSUPPORT (asking
+for one makes the kernel load its module, for the whole host). A process of another architecture (32-bit compat, x32) is killed: its call numbers
 differ.
 """
 
@@ -33,7 +34,12 @@ UNSUPPORTED = {"setxattr": errno.EOPNOTSUPP, "lsetxattr": errno.EOPNOTSUPP, "fse
                "io_submit": errno.ENOSYS, "io_cancel": errno.ENOSYS, "io_getevents": errno.ENOSYS,
                "io_pgetevents": errno.ENOSYS, "clone3": errno.ENOSYS}
 """Calls that fail as if this kernel or filesystem lacked them (``clone3``: the C library falls back to ``clone``)."""
-SOCKET_FAMILIES = (1, 2, 10, 16)  # AF_UNIX, AF_INET, AF_INET6, AF_NETLINK: each namespaced with the job
+IP_PROTOCOLS = (0, 1, 6, 17, 58)  # the family's default, ICMP, TCP, UDP, ICMPv6
+NETLINK_PROTOCOLS = (0, 4, 16)  # NETLINK_ROUTE, NETLINK_SOCK_DIAG, NETLINK_GENERIC
+SOCKET_FAMILIES = {1: None, 2: IP_PROTOCOLS, 10: IP_PROTOCOLS, 16: NETLINK_PROTOCOLS}
+"""AF_UNIX (any protocol), AF_INET, AF_INET6 and AF_NETLINK (each namespaced with the job) with the protocols listed:
+asking for another (SCTP, DCCP, a netlink family nothing registered) makes the kernel load its module, host-wide,
+where modules can be loaded."""
 SOL_IPV6, IPV6_FLOWLABEL_MGR = 41, 32
 """IPv6 flow labels outlive their socket by up to 150 s and come from one pool for the whole host (4,096): a job
 left 3,073, which the next job in a warm container read and which refused every unprivileged process on the host."""
@@ -83,8 +89,7 @@ def program(machine: str | None = None) -> bytes:
     for name, error in [*((name, errno.EPERM) for name in BLOCKED), *UNSUPPORTED.items()]:
         code += [_insn(JEQ, numbers[name], jf=1), _insn(RET, RET_ERRNO | error)]
     for name in ("socket", "socketpair"):
-        allowed = [_insn(JEQ, family, jt=len(SOCKET_FAMILIES) - index) for index, family in enumerate(SOCKET_FAMILIES)]
-        block = [_insn(LD_ABS_W, OFFSET_ARG0), *allowed, _insn(RET, RET_ERRNO | errno.EAFNOSUPPORT), _insn(RET, RET_ALLOW)]
+        block = _socket_block()
         code += [_insn(JEQ, numbers[name], jf=len(block)), *block]
     flowlabel = [_insn(LD_ABS_W, OFFSET_ARG0 + 8), _insn(JEQ, SOL_IPV6, jf=3), _insn(LD_ABS_W, OFFSET_ARG0 + 16),
                  _insn(JEQ, IPV6_FLOWLABEL_MGR, jf=1), _insn(RET, RET_ERRNO | errno.EPERM), _insn(RET, RET_ALLOW)]
@@ -92,6 +97,24 @@ def program(machine: str | None = None) -> bytes:
     code += [_insn(JEQ, numbers["clone"], jf=3), _insn(LD_ABS_W, OFFSET_ARG0),
              _insn(JSET, NAMESPACE_FLAGS, jf=1), _insn(RET, RET_ERRNO | errno.EPERM), _insn(RET, RET_ALLOW)]
     return b"".join(code)
+
+
+def _socket_block() -> list[bytes]:
+    """Allow the families and protocols of :data:`SOCKET_FAMILIES` (EAFNOSUPPORT, EPROTONOSUPPORT otherwise)."""
+    checks = []
+    for protocols in SOCKET_FAMILIES.values():
+        if protocols is None:
+            checks.append([_insn(RET, RET_ALLOW)])
+            continue
+        matches = [_insn(JEQ, protocol, jt=len(protocols) - index) for index, protocol in enumerate(protocols)]
+        checks.append([_insn(LD_ABS_W, OFFSET_ARG0 + 16), *matches, _insn(RET, RET_ERRNO | errno.EPROTONOSUPPORT),
+                       _insn(RET, RET_ALLOW)])
+    count, dispatch, start = len(checks), [], 0
+    for index, family in enumerate(SOCKET_FAMILIES):
+        dispatch.append(_insn(JEQ, family, jt=count - index + start))
+        start += len(checks[index])
+    refuse = _insn(RET, RET_ERRNO | errno.EAFNOSUPPORT)
+    return [_insn(LD_ABS_W, OFFSET_ARG0), *dispatch, refuse, *(insn for check in checks for insn in check)]
 
 
 def program_fd() -> int:

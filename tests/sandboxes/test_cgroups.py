@@ -3,7 +3,7 @@ import time
 
 import pytest
 
-from sandboxes.cgroups import Cgroup, oom_kill_count, oom_kills_in
+from sandboxes.cgroups import Cgroup, oom_kill_count, oom_kills_in, tcp_buffer_limit
 
 from tests.sandboxes.conftest import TCP_FILL
 
@@ -72,4 +72,10 @@ def test_loopback_tcp_buffers_count_against_the_memory_limit(cgroup):
     proc = subprocess.run(["python", "-c", TCP_FILL], preexec_fn=lambda: cgroup.attach(0), capture_output=True,
                           text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
-    assert int(proc.stdout) < 96, proc.stdout  # 64 MiB of buffers, not 40 sockets' worth (hundreds of MiB)
+    assert int(proc.stdout) < 32, proc.stdout  # 16 MiB of buffers, not 40 sockets' worth (hundreds of MiB)
+
+
+def test_tcp_buffers_get_a_share_of_the_memory_limit():
+    assert tcp_buffer_limit(1024 << 20) == 128 << 20
+    assert tcp_buffer_limit(64 << 20) == 16 << 20  # at least 16 MiB
+    assert tcp_buffer_limit(8 << 20) == 8 << 20  # never above the memory limit

@@ -255,3 +255,30 @@ def test_the_containers_network_keeps_no_tcp_metrics(docker_sandbox):
     result = docker_sandbox.run(["sh", "-c", "cat /proc/sys/net/ipv4/tcp_no_metrics_save /proc/sys/net/ipv4/tcp_fastopen"],
                                 limits=SMALL)
     assert result.stdout.split() == ["1", "0"], result.stdout + result.stderr
+
+
+def test_times_a_job_set_on_its_work_dir_are_not_seen_by_the_next():
+    """A job owns /work's root and set its atime and mtime to a secret; the next job in the warm container read it."""
+    from sandboxes.docker_sandbox import DockerSandbox
+    from sandboxes.select import docker_answers
+
+    if docker_answers() is not None:
+        pytest.skip("Docker engine not available")
+    sandbox = DockerSandbox(warm=True, pool_size=1)  # one container: the second job gets the first one's
+    look = "import os; print(*(int(os.stat(f).st_mtime) for f in ('/work', '/tmp', '/dev/shm')))"
+    try:
+        made = sandbox.run(["python", "-c", "import os; os.utime('/work', (4242424242, 4242424242))"], limits=SMALL)
+        left = sandbox.run(["python", "-c", look], limits=SMALL)
+    finally:
+        sandbox.close()
+    assert made.ok, made.stderr
+    assert "4242424242" not in left.stdout and left.ok, left.stdout + left.stderr
+
+
+def test_a_result_file_near_a_third_of_the_memory_limit_comes_back(docker_sandbox):
+    """The runner shares the job's memory limit and held five copies of the collected files while answering: a
+    well-behaved job's 40 MB result at 128 MiB came back as a sandbox failure (the runner killed for memory)."""
+    job = "open('out.bin', 'wb').write(b'x' * (40 << 20))"
+    result = docker_sandbox.run(["python", "-c", job], collect=["out.bin"], limits=Limits(memory_mb=128, wall_s=60))
+    assert result.ok and not result.sandbox_error, result.sandbox_error or result.stderr
+    assert result.files["out.bin"] == b"x" * (40 << 20)

@@ -1,6 +1,6 @@
 import pytest
 
-from sandboxes.envpolicy import is_secret_name, sandbox_env
+from sandboxes.envpolicy import check_exec, is_secret_name, sandbox_env
 from sandboxes.errors import UserError
 from tests.sandboxes.conftest import SMALL
 
@@ -40,3 +40,21 @@ def test_the_loader_never_searches_the_work_dir(any_sandbox, monkeypatch):
     result = any_sandbox.run(["sh", "-c", "LD_DEBUG=libs /bin/true 2>&1 | grep -m1 'search path='"], limits=SMALL)
     searched = result.stdout.split("search path=")[1].split()[0].split(":")
     assert searched and all(folder.startswith("/") for folder in searched), result.stdout
+
+
+@pytest.mark.parametrize("argv, env, message", [
+    ([], {}, "empty"), (["echo", "x" * 200_000], {}, "argument 1 is 200,000 bytes"),
+    (["echo", "a\0b"], {}, "NUL"), (["true"], {"A=B": "1"}, "not valid"), (["true"], {"A": "x\0"}, "NUL"),
+    (["true"], {"BIG": "x" * 131_072}, "environment variable BIG"), (["true", *["x" * 100_000] * 11], {}, "1 MiB")])
+def test_a_command_execve_would_refuse_is_a_user_error(argv, env, message):
+    with pytest.raises(UserError, match=message):
+        check_exec(argv, env)
+
+
+def test_both_backends_refuse_such_a_command_before_running_it(any_sandbox):
+    """A 200 KB argument raised OSError on the local backend and came back as a sandbox failure (its warm container
+    thrown away) on the docker one."""
+    for argv, env in ((["echo", "x" * 200_000], None), (["echo", "a\0b"], None), (["true"], {"A=B": "1"})):
+        with pytest.raises(UserError):
+            any_sandbox.run(argv, env=env, limits=SMALL)
+    assert any_sandbox.run(["echo", "x" * 100_000], limits=SMALL).stdout == "x" * 100_000 + "\n"

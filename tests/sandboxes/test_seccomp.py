@@ -36,8 +36,18 @@ seen["child"] = subprocess.run(["sh", "-c", "echo ran"], capture_output=True, te
 import socket
 for family in (socket.AF_UNIX, socket.AF_INET, socket.AF_INET6, socket.AF_NETLINK):
     socket.socket(family, socket.SOCK_DGRAM).close()
+socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP).close()
+socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0).close()  # NETLINK_ROUTE
 left, right = socket.socketpair()
 seen["socketpair_unix"] = "allowed"
+for name, family, kind, protocol in (("sctp", socket.AF_INET, socket.SOCK_STREAM, 132),
+                                     ("dccp", socket.AF_INET6, 6, 33), ("netlink_uevent", socket.AF_NETLINK,
+                                                                         socket.SOCK_RAW, 15)):
+    try:
+        socket.socket(family, kind, protocol).close()
+        seen[name] = "allowed"
+    except OSError as error:
+        seen[name] = errno.errorcode[error.errno]
 six = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
 six.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 try:
@@ -78,6 +88,7 @@ def test_the_filter_blocks_its_calls_and_leaves_the_rest():
     assert seen["fsetxattr"] == seen["setxattr"] == errno.errorcode[errno.EOPNOTSUPP]
     assert seen["socket"] == seen["socketpair"] == errno.errorcode[errno.EAFNOSUPPORT]  # vsock: in no namespace
     assert seen["socketpair_unix"] == "allowed"  # Unix, IP and netlink sockets still open
+    assert seen["sctp"] == seen["dccp"] == seen["netlink_uevent"] == "EPROTONOSUPPORT"  # no module loads
     assert seen["flowlabel"] == "EPERM"  # other socket options still set (SO_REUSEADDR above)
 
 

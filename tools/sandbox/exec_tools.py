@@ -16,6 +16,9 @@ from sandboxes.base import Limits, RunResult
 from tools.base import Tool
 
 SNIPPET_FILE = "_snippet.py"
+COMMAND_FILE = "_command.sh"
+LONG_COMMAND_BYTES = 64 << 10
+"""A shell command longer than this runs from :data:`COMMAND_FILE` (one argument may take at most 128 KiB)."""
 
 
 class PythonArgs(BaseModel):
@@ -98,6 +101,9 @@ def make_sandbox_tools(workspace: SandboxWorkspace | None = None) -> list[Tool]:
         return describe(workspace.run(["python3", SNIPPET_FILE], args.timeout_s, files))
 
     def shell_exec(args: ShellArgs) -> dict[str, Any]:
+        script = args.command.encode()
+        if len(script) > LONG_COMMAND_BYTES:  # a heredoc writing a large file
+            return describe(workspace.run(["bash", COMMAND_FILE], args.timeout_s, {COMMAND_FILE: script}))
         return describe(workspace.run(["bash", "-c", args.command], args.timeout_s))
 
     def write_file(args: WriteFileArgs) -> dict[str, Any]:

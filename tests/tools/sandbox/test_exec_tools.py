@@ -23,6 +23,12 @@ def test_files_persist_between_calls_in_one_session(sandbox_tools):
     assert shell["exit_code"] == 3 and shell["stdout"] == "41"
 
 
+def test_a_shell_command_longer_than_one_argument_runs_from_a_file(sandbox_tools):
+    body = "x" * 200_000
+    result = sandbox_tools["shell_exec"].invoke({"command": f"cat > big.txt <<'EOF'\n{body}\nEOF\nwc -c < big.txt"})
+    assert result["exit_code"] == 0 and result["stdout"].strip() == "200001", result
+
+
 def test_errors_and_timeouts_come_back_as_results(sandbox_tools):
     failed = sandbox_tools["python_exec"].invoke({"code": "raise SystemExit('boom')"})
     assert failed["exit_code"] == 1 and "boom" in failed["stderr"]
