@@ -69,7 +69,9 @@ class WorkerHandle:
         if self.exit_code == -signal.SIGSYS:
             return Verdict("rejected", f"the {self.role}'s process was killed by the kernel during {what}: it tried to "
                                        "signal, trace or re-prioritise another process (the verifier's processes are "
-                                       "off limits)", stage="isolation")
+                                       "off limits), or to set a timer, start a process, or a thread at --threads 1 "
+                                       "(a kernel computes in its call, with the threads the harness gives it)",
+                           stage="isolation")
         return Verdict("crashed", f"{self.role} process died or broke the protocol during {what} ({error}): {detail}",
                        stage=stage)
 

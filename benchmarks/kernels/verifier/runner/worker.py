@@ -308,8 +308,9 @@ def run_worker(role: str, sock: socket.socket) -> int:
         start = channel.receive()
         if start.get("cmd") != "start":
             return 0
-        confinement = _confine() if role == "solution" else {}  # before anything could start a thread
-        torch.set_num_threads(int(start["config"].get("threads", 1)))
+        threads = int(start["config"].get("threads", 1))
+        confinement = _confine(start["config"], threads) if role == "solution" else {}  # before any thread starts
+        torch.set_num_threads(threads)
         Worker(role, channel, start).load(confinement)
     except ChannelClosed:
         return 0
@@ -319,9 +320,12 @@ def run_worker(role: str, sock: socket.socket) -> int:
     return 0
 
 
-def _confine() -> dict[str, Any]:
+def _confine(config: dict[str, Any], threads: int) -> dict[str, Any]:
+    """Confine the solution's worker; where nothing is timed on a device, no process may start, nor a thread at one
+    thread (a GPU's runtime starts its own threads and, for Triton, compilers)."""
+    on_host = config.get("timing") != "device"
     try:
-        return confine()
+        return confine(threads > 1 if on_host else None)
     except OSError as error:
         return {"error": f"could not confine the solution's worker: {error}"}
 

@@ -3,9 +3,11 @@ end to end, solutions that stop, kill or starve the runner and the reference wor
 target (and the hacks that went after the runner's secrets fail)."""
 
 import ctypes
+import errno
 import fcntl
 import json
 import os
+import platform
 import signal
 import threading
 
@@ -58,12 +60,12 @@ def _capture(body, errors):
         errors.append(error)
 
 
-def confined_exit(probe):
+def confined_exit(probe, threads=None):
     """Run ``probe`` in a confined child of this process; its exit code (-31: killed by SIGSYS)."""
     parent = os.getpid()
     pid = os.fork()
     if pid == 0:
-        confine()
+        confine(threads)
         try:
             probe(parent)
             os._exit(0)
@@ -96,11 +98,35 @@ def test_what_a_kernel_does_to_itself_still_works(name):
     assert confined_exit(ALLOWED[name]) == 0
 
 
+SPAWNS = {
+    "fork": lambda parent: os.waitpid(os.fork() or os._exit(0), 0),
+    "a thread": lambda parent: _in_thread(lambda: None),
+    "a process through clone3": lambda parent: _libc_call("syscall", ARCHES[platform.machine()]["nr"]["clone3"], 0, 0),
+    "posix_spawn": lambda parent: os.waitpid(os.posix_spawn("/bin/true", ["true"], {}), 0),
+    "a timer": lambda parent: signal.setitimer(signal.ITIMER_REAL, 60.0),
+}
+
+
+@pytest.mark.parametrize("threads", [False, True, None])
+@pytest.mark.parametrize("name", sorted(SPAWNS))
+def test_on_a_host_device_no_process_starts_nor_a_thread_at_one_thread(name, threads):
+    """Native code reaches pthread_create or fork from any library function's address; a thread left running when a
+    call returns finishes the output in the untimed gap."""
+    exit_code = confined_exit(SPAWNS[name], threads)
+    if name == "a process through clone3":
+        assert exit_code == 100 + (errno.ENOSYS if threads is not None else errno.EINVAL)  # glibc falls back to clone
+    elif threads is None or (threads and name == "a thread"):  # a timer: signals the worker after its call
+        assert exit_code == 0
+    else:
+        assert exit_code == -signal.SIGSYS
+
+
 @pytest.mark.parametrize("arch", sorted(ARCHES))
 def test_the_filter_assembles_for_each_known_architecture(arch):
-    code = assemble(program(ARCHES[arch], 4242))
-    assert 40 < len(code) < 120 and code[-1] == (0x06, 0, 0, 0x80000000)  # ends with RET KILL_PROCESS
-    assert all(0 <= jt < 256 and 0 <= jf < 256 for _op, jt, jf, _k in code)
+    for threads in (None, False, True):
+        code = assemble(program(ARCHES[arch], 4242, threads))
+        assert 40 < len(code) < 130 and code[-1] == (0x06, 0, 0, 0x80000000)  # ends with RET KILL_PROCESS
+        assert all(0 <= jt < 256 and 0 <= jf < 256 for _op, jt, jf, _k in code)
 
 
 @pytest.mark.parametrize("path", adversarial("L1__relu__secrets_*.py"), ids=lambda p: p.stem)
