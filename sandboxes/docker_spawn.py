@@ -28,9 +28,11 @@ WRITE_TIMEOUT_S = 60.0
 
 
 FILTERED_EXEC = (f"import sys; sys.path.insert(0, {RUNNER_DIR!r}); from sandboxes.linux import limit_job; "
-                 "from sandboxes.seccomp import exec_filtered; limit_job({cpu_s}, {disk_mb}); exec_filtered(sys.argv[1:])")
+                 "from sandboxes.seccomp import exec_filtered; from sandboxes.stderr_relay import relay_stderr; "
+                 "limit_job({cpu_s}, {disk_mb}); relay_stderr(); exec_filtered(sys.argv[1:])")
 """Runs first in a spawned process (``python -I -S``: nothing of the work dir is importable): it sets the job's limits
-as a runner's job gets them, installs the jobs' seccomp filter, then becomes the command."""
+as a runner's job gets them, puts its stderr behind a relay (:mod:`sandboxes.stderr_relay`), installs the jobs'
+seccomp filter, then becomes the command."""
 
 
 def exec_argv(container: RunnerContainer, argv: Sequence[str], env: Mapping[str, str], limits: Limits) -> list[str]:
