@@ -114,7 +114,9 @@ def flag_error(flag: str) -> str:
     forwarding = next((prefix for prefix in FORWARDING_PREFIXES if flag.startswith(prefix)), None)
     for part in flag[len(forwarding):].split(",") if forwarding else ():
         refused = part.startswith("@") or (part.startswith("-") and flag_error(part)) or (
-            forwarding in LINKER_FORWARDING and part.startswith("-f"))  # @FILE: a response file; ld's -f: a filter
+            forwarding in LINKER_FORWARDING and (part.startswith("-f") or not part.startswith("-")))
+        # @FILE: a response file; ld's -f: a filter; a word that is no option: an input file linked in by path
+        # (any static archive or object of the machine, whose symbols nm -u never shows)
         if refused:
             return f"compiler flag {flag!r} is not allowed: it forwards {part!r}, which is not allowed"
     return ""

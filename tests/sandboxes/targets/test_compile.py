@@ -40,7 +40,8 @@ def test_flag_allow_list():
                                   "-l:libc.a", "-l/usr/lib/libc.a", "-Wl,@/tmp/options", "-Wa,@opts",
                                   "-Wl,-f/tmp/filter.so", "-finput-charset=IBM1047",
                                   "-Xcompiler=-finput-charset=UTF-16", "-ftree-parallelize-loops=2", "-fopenacc",
-                                  "-Xcompiler=-ftree-parallelize-loops=8"])
+                                  "-Xcompiler=-ftree-parallelize-loops=8",
+                                  "-Wl,/usr/lib/gcc/x86_64-linux-gnu/12/libstdc++.a", "-Wl,-lm,payload.o"])
 def test_flags_cannot_smuggle_options_past_the_allow_list(flag):
     """load_inline's ninja file is split by a shell, and -Wl,/-Xcompiler forward options to other tools."""
     assert "not allowed" in check_flags(ExtensionSpec(kind="load_inline", name="a", extra_cuda_cflags=(flag,)))
