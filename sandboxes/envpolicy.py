@@ -21,7 +21,8 @@ libraries the job had planted there."""
 MAX_ARG_BYTES = 128 << 10
 """The kernel's MAX_ARG_STRLEN: the most one argument or one ``NAME=value`` may take, its NUL included."""
 MAX_EXEC_BYTES = 1 << 20
-"""Arguments and environment together: well under ARG_MAX (a quarter of an 8 MiB stack)."""
+"""Arguments and environment together, with a pointer's 8 bytes for each: well under ARG_MAX (a quarter of an 8 MiB
+stack), which also has to hold the wrapper's own arguments (bubblewrap's, three per variable)."""
 
 _SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSW|CREDENTIAL|COOKIE|AUTH", re.IGNORECASE)
 
@@ -81,7 +82,7 @@ def check_exec(argv: Sequence[str], env: Mapping[str, str]) -> None:
         if len(data) >= MAX_ARG_BYTES:
             raise UserError(f"{what} is {len(data):,} bytes; the kernel takes at most {MAX_ARG_BYTES >> 10} KiB for one "
                             "(put long text in a file and pass its name)")
-        total += len(data) + 1
+        total += len(data) + 1 + 8
     if total > MAX_EXEC_BYTES:
         raise UserError(f"the command line and environment take {total:,} bytes; at most {MAX_EXEC_BYTES >> 20} MiB "
                         "(put long text in files)")

@@ -73,6 +73,11 @@ HOST_EXHAUSTED = (errno.ENFILE, errno.EMFILE, errno.ENOMEM, errno.EAGAIN, errno.
 a red-team job that filled the open-file table did)."""
 
 
+WRAPPER_FAILED = "bwrap: "
+"""How bubblewrap's own failures start (a namespace it could not create, with the user's process count at its
+limit): the job never ran, so its exit status 1 is a sandbox failure, not the job's."""
+
+
 def _host_exhausted(error: OSError) -> RunResult:
     """A job the host could not start: a sandbox failure, never the job's outcome."""
     return RunResult(returncode=125, stdout="", stderr="", backend="local",
@@ -173,8 +178,13 @@ class LocalSession:
         files = {name: data for name, data in files.items() if name not in rejected}
         if cgroup is None:
             notes.append("memory limit is RLIMIT_DATA per process; an out-of-memory kill is not detectable")
-        return records.build_result(outcome, backend="local", peak_memory_bytes=peak, oom_killed=oom,
-                                    disk_full=self.workdir.is_full(), files=files, notes=notes)
+        result = records.build_result(outcome, backend="local", peak_memory_bytes=peak, oom_killed=oom,
+                                      disk_full=self.workdir.is_full(), files=files, notes=notes)
+        if self.sandbox.caps.bwrap and result.returncode == 1 and result.stderr.startswith(WRAPPER_FAILED):
+            reason = result.stderr.splitlines()[0]  # bubblewrap could not set up the job: it never ran
+            result.sandbox_error = f"the sandbox could not start the job: {reason}"
+            result.notes.append(result.sandbox_error)
+        return result
 
     def _plan(self, argv: list[str], limits: Limits, env: dict[str, str],
               cgroup: Cgroup | None) -> tuple[isolation.Plan, _CgroupTree | ProcessGroupTree]:

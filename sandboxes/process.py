@@ -40,7 +40,7 @@ class SandboxProcess:
         self.popen, self.backend = popen, backend
         self._kill_tree, self._oom_kills, self._cleanup = kill_tree, oom_kills, cleanup
         self.max_line_bytes = max_line_bytes
-        self._buffer = b""
+        self._buffer = bytearray()
         self._stderr = bytearray()
         self._closed = False
         self._drain = threading.Thread(target=self._drain_stderr, daemon=True)
@@ -92,7 +92,11 @@ class SandboxProcess:
         ``timeout_s``; ProcessExited at end of output or when a line passes ``max_line_bytes``."""
         deadline = time.monotonic() + timeout_s
         fd = self.popen.stdout.fileno()
-        while b"\n" not in self._buffer:
+        scanned = 0  # only new bytes are searched: a long line written a byte at a time costs linear time
+        while (end := self._buffer.find(b"\n", scanned, self.max_line_bytes + 1)) < 0:
+            scanned = len(self._buffer)
+            if scanned > self.max_line_bytes:
+                raise ProcessExited(f"the sandboxed process wrote a line longer than {self.max_line_bytes} bytes")
             remaining = deadline - time.monotonic()
             if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
                 raise TimeoutError(f"no line from the sandboxed process within {timeout_s:.1f} s")
@@ -100,9 +104,8 @@ class SandboxProcess:
             if not chunk:
                 raise ProcessExited("the sandboxed process closed its output")
             self._buffer += chunk
-            if len(self._buffer) > self.max_line_bytes and b"\n" not in self._buffer:
-                raise ProcessExited(f"the sandboxed process wrote a line longer than {self.max_line_bytes} bytes")
-        line, _, self._buffer = self._buffer.partition(b"\n")
+        line = bytes(self._buffer[:end])
+        del self._buffer[:end + 1]
         return line
 
     def _drain_stderr(self) -> None:

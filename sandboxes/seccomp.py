@@ -8,8 +8,9 @@ Blocked: io_uring (a large kernel attack surface that also bypasses other syscal
 keyrings (shared with the host outside a container), bpf, perf_event_open and userfaultfd (frequent
 exploit primitives), creating or entering namespaces (``unshare``, ``setns``, ``clone`` with a namespace
 flag; ``clone3`` says ENOSYS so that the C library falls back to ``clone``), mounting, and loading kernels
-or modules. Writing extended attributes says EOPNOTSUPP (as on a filesystem without them: they are memory no
-disk quota counts, and they outlive a job on a folder that is emptied and reused, as a warm container's /work is),
+or modules. Writing extended attributes or inode flags (``chattr``) says EOPNOTSUPP (as on a filesystem without
+them: attributes are memory no disk quota counts, and both outlive a job on a folder that is emptied and reused, as
+a warm container's /work is),
 and Linux AIO says ENOSYS (as on a kernel without it: its contexts come from one host-wide pool, fs.aio-max-nr,
 which sixteen calls can take). Sockets may be Unix, IP or netlink ones; any other family says EAFNOSUPPORT
 (``AF_VSOCK`` is in no network namespace: with the network off, a job could still bind the host's vsock ports
@@ -43,6 +44,10 @@ where modules can be loaded."""
 SOL_IPV6, IPV6_FLOWLABEL_MGR = 41, 32
 """IPv6 flow labels outlive their socket by up to 150 s and come from one pool for the whole host (4,096): a job
 left 3,073, which the next job in a warm container read and which refused every unprivileged process on the host."""
+INODE_FLAG_SETTERS = (0x40086602, 0x40046602, 0x401C5820)  # FS_IOC_SETFLAGS, its 32-bit twin, FS_IOC_FSSETXATTR
+"""ioctl commands that set an inode's flags (``chattr``): a job owns a warm container's /work and left nodump and
+noatime on it, two bits for every later job (and new files inherit them); they say EOPNOTSUPP, as on a filesystem
+without them."""
 NAMESPACE_FLAGS = 0x7E020000  # CLONE_NEWNS | NEWCGROUP | NEWUTS | NEWIPC | NEWUSER | NEWPID | NEWNET
 _GENERIC = {"io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427, "open_tree": 428,
             "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433, "clone3": 435,
@@ -53,13 +58,13 @@ NUMBERS = {
                "kexec_load": 246, "kexec_file_load": 320, "init_module": 175, "finit_module": 313,
                "delete_module": 176, "open_by_handle_at": 304, "clone": 56, "setxattr": 188, "lsetxattr": 189,
                "fsetxattr": 190, "io_setup": 206, "io_destroy": 207, "io_getevents": 208, "io_submit": 209,
-               "io_cancel": 210, "io_pgetevents": 333, "socket": 41, "socketpair": 53, "setsockopt": 54},
+               "io_cancel": 210, "io_pgetevents": 333, "socket": 41, "socketpair": 53, "setsockopt": 54, "ioctl": 16},
     "aarch64": {**_GENERIC, "keyctl": 219, "add_key": 217, "request_key": 218, "bpf": 280, "perf_event_open": 241,
                 "userfaultfd": 282, "unshare": 97, "setns": 268, "mount": 40, "umount2": 39, "pivot_root": 41,
                 "kexec_load": 104, "kexec_file_load": 294, "init_module": 105, "finit_module": 273,
                 "delete_module": 106, "open_by_handle_at": 265, "clone": 220, "setxattr": 5, "lsetxattr": 6,
                 "fsetxattr": 7, "io_setup": 0, "io_destroy": 1, "io_submit": 2, "io_cancel": 3, "io_getevents": 4,
-                "io_pgetevents": 292, "socket": 198, "socketpair": 199, "setsockopt": 208},
+                "io_pgetevents": 292, "socket": 198, "socketpair": 199, "setsockopt": 208, "ioctl": 29},
 }
 AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}
 X32_BIT = 0x40000000  # x86_64's x32 ABI: same audit arch, numbers with this bit set
@@ -94,6 +99,10 @@ def program(machine: str | None = None) -> bytes:
     flowlabel = [_insn(LD_ABS_W, OFFSET_ARG0 + 8), _insn(JEQ, SOL_IPV6, jf=3), _insn(LD_ABS_W, OFFSET_ARG0 + 16),
                  _insn(JEQ, IPV6_FLOWLABEL_MGR, jf=1), _insn(RET, RET_ERRNO | errno.EPERM), _insn(RET, RET_ALLOW)]
     code += [_insn(JEQ, numbers["setsockopt"], jf=len(flowlabel)), *flowlabel]
+    setters = [_insn(JEQ, command, jt=len(INODE_FLAG_SETTERS) - index)
+               for index, command in enumerate(INODE_FLAG_SETTERS)]
+    flags = [_insn(LD_ABS_W, OFFSET_ARG0 + 8), *setters, _insn(RET, RET_ALLOW), _insn(RET, RET_ERRNO | errno.EOPNOTSUPP)]
+    code += [_insn(JEQ, numbers["ioctl"], jf=len(flags)), *flags]
     code += [_insn(JEQ, numbers["clone"], jf=3), _insn(LD_ABS_W, OFFSET_ARG0),
              _insn(JSET, NAMESPACE_FLAGS, jf=1), _insn(RET, RET_ERRNO | errno.EPERM), _insn(RET, RET_ALLOW)]
     return b"".join(code)

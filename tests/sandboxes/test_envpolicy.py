@@ -45,7 +45,7 @@ def test_the_loader_never_searches_the_work_dir(any_sandbox, monkeypatch):
 @pytest.mark.parametrize("argv, env, message", [
     ([], {}, "empty"), (["echo", "x" * 200_000], {}, "argument 1 is 200,000 bytes"),
     (["echo", "a\0b"], {}, "NUL"), (["true"], {"A=B": "1"}, "not valid"), (["true"], {"A": "x\0"}, "NUL"),
-    (["true"], {"BIG": "x" * 131_072}, "environment variable BIG"), (["true", *["x" * 100_000] * 11], {}, "1 MiB")])
+    (["true"], {"BIG": "x" * 131_072}, "environment variable BIG"), (["true", *["x" * 100_000] * 11], {}, "1 MiB"), (["true", *["a"] * 300_000], {}, "1 MiB")])
 def test_a_command_execve_would_refuse_is_a_user_error(argv, env, message):
     with pytest.raises(UserError, match=message):
         check_exec(argv, env)

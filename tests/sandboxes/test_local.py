@@ -10,6 +10,7 @@ import pytest
 from sandboxes.attacks import ATTACKS
 from sandboxes.base import Limits
 from sandboxes.errors import UserError
+from sandboxes import isolation
 from sandboxes.isolation import probe
 from sandboxes.local import LocalSandbox
 from sandboxes.selftest import run_case
@@ -143,3 +144,16 @@ def test_a_folder_the_job_left_where_a_file_goes_is_a_clear_error_and_the_sessio
             session.exec(["true"], files={"step.py": b"2"})
         assert session.exec(["sh", "-c", "rmdir step.py && echo ok"]).stdout == "ok\n"
 
+
+
+def test_a_wrapper_that_could_not_set_the_job_up_is_a_sandbox_failure(local_sandbox, monkeypatch):
+    """With the user's process count at its limit, bubblewrap failed to create a namespace and the job came back as
+    its own exit status 1 (it never ran)."""
+    if not local_sandbox.caps.bwrap:
+        pytest.skip("bubblewrap is not used on this host")
+    prefix = isolation.bwrap_prefix
+    monkeypatch.setattr(isolation, "bwrap_prefix", lambda *args, **kwargs: [
+        *prefix(*args, **kwargs)[:1], "--ro-bind", "/nonexistent-agentkiln-source", "/x", *prefix(*args, **kwargs)[1:]])
+    result = local_sandbox.run(["echo", "ran"], limits=SMALL)
+    assert result.sandbox_error.startswith("the sandbox could not start the job: bwrap: "), result
+    assert result.stdout == ""

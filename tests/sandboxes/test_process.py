@@ -122,3 +122,15 @@ def test_a_stderr_flood_keeps_its_tail_and_the_process_finishes(any_sandbox):
         while not process.stderr_tail(3) == "END" and time.monotonic() < deadline:
             time.sleep(0.05)
         assert process.stderr_tail(3) == "END"
+
+
+def test_lines_come_whole_however_they_are_written(local_sandbox):
+    """read_line searches only the bytes it has not searched yet (it rescanned and copied its whole buffer on every
+    read: quadratic in a line's length); lines split over many writes or packed into one still come whole."""
+    code = ("import os\nfor _ in range(3000):\n    os.write(1, b'x')\nos.write(1, b'\\na\\nb\\n' + b'y' * 70000)\n"
+            "os.write(1, b'\\n')\n")
+    with local_sandbox.spawn(["python", "-c", code], limits=Limits(output_bytes=65536)) as process:
+        assert process.read_line(60) == b"x" * 3000
+        assert [process.read_line(60), process.read_line(60)] == [b"a", b"b"]
+        with pytest.raises(ProcessExited, match="longer than 65536"):
+            process.read_line(60)

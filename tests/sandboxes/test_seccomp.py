@@ -55,6 +55,15 @@ try:
     seen["flowlabel"] = "allowed"
 except OSError as error:
     seen["flowlabel"] = errno.errorcode[error.errno]
+import fcntl, struct, tempfile
+with tempfile.TemporaryFile() as handle:
+    try:
+        fcntl.ioctl(handle.fileno(), 0x40086602, struct.pack("l", 0x40))  # FS_IOC_SETFLAGS: chattr +d
+        seen["chattr"] = "allowed"
+    except OSError as error:
+        seen["chattr"] = errno.errorcode[error.errno]
+read_end, write_end = os.pipe()
+fcntl.ioctl(read_end, 0x541B, bytes(4))  # FIONREAD: other ioctls still pass
 print(json.dumps(seen))
 """
 
@@ -85,7 +94,7 @@ def test_the_filter_blocks_its_calls_and_leaves_the_rest():
     assert {name: seen[name] for name in ("io_uring_setup", "keyctl", "add_key", "unshare", "clone")} == \
         dict.fromkeys(("io_uring_setup", "keyctl", "add_key", "unshare", "clone"), "EPERM")
     assert seen["clone3"] == seen["io_setup"] == "ENOSYS" and seen["child"] == "ran"
-    assert seen["fsetxattr"] == seen["setxattr"] == errno.errorcode[errno.EOPNOTSUPP]
+    assert seen["fsetxattr"] == seen["setxattr"] == seen["chattr"] == errno.errorcode[errno.EOPNOTSUPP]
     assert seen["socket"] == seen["socketpair"] == errno.errorcode[errno.EAFNOSUPPORT]  # vsock: in no namespace
     assert seen["socketpair_unix"] == "allowed"  # Unix, IP and netlink sockets still open
     assert seen["sctp"] == seen["dccp"] == seen["netlink_uevent"] == "EPROTONOSUPPORT"  # no module loads

@@ -10,12 +10,14 @@ not a plain tensor, and finds inputs whose bytes in the region no longer match t
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass
 from typing import Any
 
 import torch
 
+from benchmarks.kernels.verifier.runner.cpu_account import CpuAccount
 from benchmarks.kernels.verifier.runner.handles import WorkerHandle
 from benchmarks.kernels.verifier.runner.inputs import Region, same_bits, views, write
 from benchmarks.kernels.verifier.runner.verdict import Verdict
@@ -59,6 +61,8 @@ class Side:
         self.region: Region | None = None
         self.output: Region | None = None
         self._slots: list[dict[str, Any]] | None = None
+        self.account: CpuAccount | None = None
+        """While set (the timing loop), the worker's CPU in its ``run`` calls is told apart from the rest."""
 
     def feed(self, batch: Batch, what: str) -> None:
         """Put ``batch`` into the shared region (new regions and layout when its shape changed)."""
@@ -79,14 +83,17 @@ class Side:
         region past the output's size is zeroed first (no place for a worker to keep bytes between calls)."""
         self.output.buffer[self.output_bytes:].zero_()
         self.worker.request({"cmd": "prep"}, f"{what} (preparation)")
-        started = _perf_counter()
-        reply = self.worker.request({"cmd": "run", "trace": trace}, what)
-        return reply, (_perf_counter() - started) * 1e3
+        with self.account.call() if self.account else contextlib.nullcontext():
+            started = _perf_counter()
+            reply = self.worker.request({"cmd": "run", "trace": trace}, what)
+            elapsed = _perf_counter() - started
+        return reply, elapsed * 1e3
 
-    def collect(self, what: str, snapshot: bool = True) -> Output:
+    def collect(self, what: str, snapshot: bool = True, state: bool = True) -> Output:
         """The output of the last call (copied out of the region when ``snapshot``); a non-tensor or
-        oversized output is a Verdict."""
-        reply = self.worker.request({"cmd": "output"}, f"{what} (output)")
+        oversized output is a Verdict. ``state``: the worker also compares the solution's own tensors with their
+        first bytes (its CPU is then no longer the same as the reference worker's for the same output)."""
+        reply = self.worker.request({"cmd": "output", "state": state}, f"{what} (output)")
         if reply.get("own_state_changed"):
             raise Verdict("rejected", f"{what}: the solution changed its own parameters, buffers or tensor attributes "
                                       "during the call; a kernel may not keep state between calls (write results to "

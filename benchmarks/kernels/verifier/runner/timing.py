@@ -22,12 +22,14 @@ were all checked, and the reference's comes from the hooks' baseline run here in
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import statistics
 import time
 from typing import TYPE_CHECKING, Any
 
 from benchmarks.kernels.verifier.runner.calls import Batch, Side
+from benchmarks.kernels.verifier.runner.cpu_account import CpuAccount, off_the_clock
 from benchmarks.kernels.verifier.runner.verdict import Verdict
 
 if TYPE_CHECKING:
@@ -57,6 +59,8 @@ class TimingLoop:
         self.legacy = self.config.get("timing_checks") == "legacy_sampled"
         self._legacy_sets: list[tuple[Batch, Any]] = []
         self._rechecks: set[int] = set()
+        self.outside_ms: dict[str, float | None] = {}
+        """Each worker's CPU outside its calls over the last timed rounds (see :mod:`.cpu_account`)."""
 
     def trial(self, side: str, what: str) -> float:
         """One call of ``side`` in ms, by the clock this target trusts."""
@@ -104,8 +108,9 @@ class TimingLoop:
         expected = self.runner.expected(batch)
         solution = self.sides["solution"]
         solution.feed(batch, what)
-        solution.call(what, trace=True)
-        self._check(batch, expected, what)
+        with solution.account.call() if solution.account else contextlib.nullcontext():  # own state, tripwire
+            solution.call(what, trace=True)
+            self._check(batch, expected, what, state=True)
 
     def _inputs(self, index: int) -> tuple[Batch, Any]:
         """A fresh batch (its expected value comes from the reference worker), or a legacy fixed set."""
@@ -116,9 +121,11 @@ class TimingLoop:
                                  (self.runner.batch() for _ in range(LEGACY_SETS))]
         return self._legacy_sets[index % LEGACY_SETS]
 
-    def _check(self, batch: Batch, expected: Any, what: str) -> None:
+    def _check(self, batch: Batch, expected: Any, what: str, state: bool = False) -> None:
+        """The solution's output against ``expected``; ``state``: its own tensors too (the probes' and the
+        correctness trials' job: in a timed round the hand-over stays the same work as the reference's)."""
         side, checks = self.sides["solution"], self.runner.checks
-        output = side.collect(what)
+        output = side.collect(what, state=state)
         detail = f"{what} (fresh inputs, checked after the clock stopped)"
         try:
             comparison = checks.judge(side, batch, output, expected, detail, stage="timing")
@@ -140,6 +147,7 @@ class TimingLoop:
             chosen = secrets.SystemRandom().sample(range(min_trials), min(LEGACY_RECHECKS, min_trials))
             self._rechecks = set(chosen)
         probes = set(secrets.SystemRandom().sample(range(min_trials), min(PROBES, min_trials)))
+        self._open_accounts()
         started = _perf_counter()
         for trial in range(max_trials):
             if trial in probes and not self.legacy:
@@ -147,7 +155,28 @@ class TimingLoop:
             self.round(trial, timed=True)
             if trial + 1 >= min_trials and _perf_counter() - started > float(self.config["timing_budget_s"]):
                 break
+        self._close_accounts(len(self.samples["solution"]))
         return self.summary()
+
+    def _open_accounts(self) -> None:
+        """Count each worker's CPU outside its calls over the timed rounds (where the wall clock times a host
+        device: a GPU's runtime works beside its calls by design)."""
+        if self.config["timing"] == "wall" and not self.legacy:
+            for side in self.sides.values():
+                side.account = CpuAccount(side.worker.pid)
+
+    def _close_accounts(self, rounds: int) -> None:
+        """Refuse a solution whose worker did its work off the clock (see :mod:`.cpu_account`)."""
+        solution, reference = self.sides["solution"], self.sides["reference"]
+        if solution.account is None or reference.account is None:
+            return
+        spent = {name: side.account.outside_ms() for name, side in self.sides.items()}
+        for side in self.sides.values():
+            side.account = None
+        self.outside_ms = spent
+        reason = off_the_clock(spent["solution"], spent["reference"], rounds)
+        if reason:
+            raise Verdict("rejected", reason, stage="timing")
 
     def measure(self) -> dict[str, Any]:
         """:meth:`sample`, and once more on new inputs when the speedup is over the review threshold."""
@@ -176,6 +205,9 @@ class TimingLoop:
         extras = {k: v for k, v in self.simulated.get("solution", {}).items() if k != "runtime_ms"}
         extras.update({f"reference_{k}": v for k, v in self.simulated.get("reference", {}).items()
                        if k in ("cycles",)})
+        if self.outside_ms:
+            extras["cpu_outside_calls_ms"] = {name: None if ms is None else round(ms, 2)
+                                              for name, ms in self.outside_ms.items()}
         fields["extras"] = extras
         return fields
 

@@ -176,7 +176,8 @@ class Worker:
         output, kind = self.last_output, _output_kind(self.last_output)
         reply = {"ok": True, "output_kind": kind, "overlap": None,
                  "tripwire": self.tripwire.report() if self.tripwire else None,
-                 "own_state_changed": any(not same_bits(now, then) for now, then in self.own_state)}
+                 "own_state_changed": message.get("state", True) and
+                 any(not same_bits(now, then) for now, then in self.own_state)}
         if kind != "tensor":
             return reply
         reply.update(overlap=overlapping_input(output, self.inputs), shape=list(output.shape),

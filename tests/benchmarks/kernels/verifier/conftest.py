@@ -12,6 +12,7 @@ from benchmarks.kernels.tasks import load_task
 from benchmarks.kernels.verifier.harness import EvalConfig
 from benchmarks.kernels.verifier.runner.persistent import VerifierPool
 from sandboxes.targets.cache import BuildCache, default_cache_root
+from tests.benchmarks.kernels.conftest import TINY_RELU
 
 TINY_TRANSPOSE = '''"""Transpose of a small matrix (a new tensor)."""
 import torch
@@ -80,6 +81,12 @@ def _task(tmp_path_factory, name, source):
 def tiny_transpose(tmp_path_factory):
     """An L1-style transpose whose answer must be a new tensor (a view of the input is refused)."""
     return _task(tmp_path_factory, "transpose_2d", TINY_TRANSPOSE)
+
+
+@pytest.fixture(scope="session")
+def large_relu(tmp_path_factory):
+    """ReLU on a 4096x1024 tensor (16 MB): enough work in the hand-over of its output for the CPU count to see."""
+    return _task(tmp_path_factory, "relu", TINY_RELU.replace("rows = 64", "rows = 4096"))
 
 
 @pytest.fixture(scope="session")

@@ -19,8 +19,12 @@ def adversarial(pattern: str, target: str = "") -> list[Path]:
 
 
 def task_for(path: Path, request):
-    """The small task a builtin:adversarial file is judged on: its own for transpose_2d files, else ReLU."""
-    return request.getfixturevalue("tiny_transpose" if "__transpose_2d__" in path.name else "tiny_relu")
+    """The task a builtin:adversarial file is judged on: its own for transpose_2d files, a 16 MB ReLU for the hacks
+    that work in the hand-over of the output (a tiny one's costs less CPU than the runner's slack), else a small
+    ReLU."""
+    if "__transpose_2d__" in path.name:
+        return request.getfixturevalue("tiny_transpose")
+    return request.getfixturevalue("large_relu" if "handover" in path.name else "tiny_relu")
 
 
 def runtime_expectation(path: Path) -> tuple[str, str, str]:

@@ -1,0 +1,76 @@
+"""CPU a worker spends outside its calls, read by the runner from ``/proc`` (which the worker cannot forge).
+
+Native code in the solution's worker reaches every function of the process (the Python C API included) without
+naming it, so whatever the worker runs once a call has returned can do the kernel's work off the clock: the
+hand-over of the output, the preparation of the next call, or work simply left running when the reply went out. A
+SIGSEGV handler on protected output pages computed a matmul during the hand-over: correct at 4.1x, with no flag.
+Both workers answer the same commands on the same bytes outside their calls, so over the timed rounds the solution's
+worker may spend little more CPU there than the reference's (:func:`off_the_clock`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from typing import Iterator
+
+OUTSIDE_FACTOR = 1.25
+"""The solution's worker may spend this many times the reference's CPU outside the calls (on the 23 cpu
+references, timed side by side with torch, it spent 0.34 to 1.03 times as much)..."""
+OUTSIDE_SLACK_MS, OUTSIDE_ROUND_SLACK_MS = 2.0, 0.1
+"""...plus this much, and this much per round (a page fault, an allocator's trim)."""
+
+
+def cpu_ns(pid: int) -> int | None:
+    """CPU time of every thread of ``pid`` so far, in ns (``/proc/<pid>/task/*/schedstat``); None if unreadable."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+        total = 0
+        for task in tasks:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as handle:
+                total += int(handle.read().split()[0])
+        return total
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+class CpuAccount:
+    """One worker's CPU over a phase, less the windows that are its own calls."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.start = cpu_ns(pid)
+        self.calls_ns = 0
+        self._depth = 0
+
+    @contextlib.contextmanager
+    def call(self) -> Iterator[None]:
+        """A window whose CPU is the worker's call (not counted as outside); a window inside another counts once."""
+        self._depth += 1
+        before = cpu_ns(self.pid) if self._depth == 1 else None
+        try:
+            yield
+        finally:
+            self._depth -= 1
+            after = cpu_ns(self.pid) if before is not None else None
+            if before is not None and after is not None:
+                self.calls_ns += after - before
+
+    def outside_ms(self) -> float | None:
+        """CPU outside the calls since the account opened, in ms (None where /proc could not be read)."""
+        now = cpu_ns(self.pid)
+        if self.start is None or now is None:
+            return None
+        return max(0, now - self.start - self.calls_ns) / 1e6
+
+
+def off_the_clock(solution_ms: float | None, reference_ms: float | None, rounds: int) -> str:
+    """Why the solution's CPU outside its calls is too much against the reference's, or ''."""
+    if solution_ms is None or reference_ms is None:
+        return ""
+    allowed = OUTSIDE_FACTOR * reference_ms + OUTSIDE_SLACK_MS + OUTSIDE_ROUND_SLACK_MS * rounds
+    if solution_ms <= allowed:
+        return ""
+    return (f"the solution's worker spent {solution_ms:.1f} ms of CPU outside its calls over {rounds} rounds, the "
+            f"reference's {reference_ms:.1f} ms (at most {allowed:.1f} ms allowed): work done after a call returned "
+            "(in the hand-over of its output, before the next call, or left running) is work off the clock")
