@@ -1,5 +1,9 @@
 """The worker's hand-over: what it tells the runner about an output it will not copy."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 import torch
 
 from benchmarks.kernels.verifier.harness import evaluate
@@ -91,6 +95,44 @@ def test_own_memory_is_each_whole_allocation_once():
     before = whole.clone()
     model.head.as_strided((1,), (1,), 40).fill_(7.0)  # a write past the view, as a kernel given its pointer could
     assert not torch.equal(whole, before)
+
+
+FAULTS = """
+import resource, sys, torch
+sys.path.insert(0, {root!r})
+from benchmarks.kernels.verifier.runner.worker import steady_allocator
+steady_allocator()
+x = torch.rand(724, 724)
+block = torch.empty(64 << 20, dtype=torch.uint8)
+del block  # a large block freed: glibc's thresholds move, unless fixed
+def call():
+    torch.cat((torch.zeros(724, 1), torch.cumsum(x[:, :-1], dim=1)), dim=1)
+for _ in range(20):
+    call()
+before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+for _ in range(20):
+    call()
+print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
+"""
+
+
+def test_the_allocator_does_not_map_a_calls_temporaries_afresh_every_call():
+    """With glibc's thresholds left to follow the process's history, an exclusive cumsum's 2 MB temporaries were
+    mapped and faulted in on every call in some processes and not in others (this probe without the fix: 0 or
+    19,820 page faults over 20 calls, three runs each in six), so the same code timed against itself came out
+    anywhere from 0.26x to 3.7x. With the thresholds fixed, none after the first calls."""
+    root = str(Path(__file__).parents[4])
+    probe = subprocess.run([sys.executable, "-c", FAULTS.format(root=root)], check=True, capture_output=True, text=True)
+    assert int(probe.stdout) < 50, probe.stdout
+
+
+def test_running_statistics_of_a_normalisation_layer_in_training_mode_may_change():
+    """KernelBench's models are in training mode: BatchNorm updates its running statistics on every call, and the
+    torch baseline itself was refused for changing its own buffers. In eval mode they are state like any other."""
+    model = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.BatchNorm1d(4))
+    sizes = sorted(m.numel() for m in own_memory(model))
+    assert sizes == [16, 16, 16, 64]  # the linear layer's bias and weight, the norm's weight and bias: not its stats
+    assert sorted(m.numel() for m in own_memory(model.eval())) == [8, 16, 16, 16, 16, 16, 64]
 
 
 def test_own_tensors_reach_slots_dict_keys_closures_and_class_attributes():
