@@ -23,7 +23,7 @@ from sandboxes.targets.registry import TARGETS, get_target
 from agents.cli.executor_options import ExecutorOption, opened_executor
 from agents.cli.groups import bench_app
 from agents.cli.kernel_options import (MaxInputOption, MemoryMbOption, ShapeScaleOption, TimeoutOption,
-                                       sandbox_limits)
+                                       from_flags, sandbox_limits)
 from agents.cli.output import Output, with_output
 from agents.runtime.progress import Progress
 from agents.runtime.run import Run
@@ -65,7 +65,12 @@ def bench_kernels(
 
     chosen = get_target(target)
     skipped: list = []
-    task_list = load_tasks(tasks, ShapeScaling(scale=shape_scale, max_input_mb=max_input_mb), skipped)
+    scaling = from_flags(lambda: ShapeScaling(scale=shape_scale, max_input_mb=max_input_mb))
+    config = from_flags(lambda: EvalConfig(trials=trials, threads=threads, timing_budget_s=timing_budget,
+                                           range_check=range_check, **sandbox_limits(memory_mb, timeout)))
+    if jobs is not None and jobs < 1:
+        raise UserError(f"invalid --jobs: at least 1, not {jobs}")
+    task_list = load_tasks(tasks, scaling, skipped)
     eager = solutions == EAGER
     matching = pair_solutions(task_list, eager_dir(task_list, chosen) if eager else solutions_dir(solutions, target))
     for line in [s.warning for s in skipped] + matching.warnings():
@@ -73,10 +78,6 @@ def bench_kernels(
     pairs = matching.pairs
     if not pairs:
         raise UserError(f"no solution in {solutions} matches the tasks {tasks}")
-    if range_check not in ("refuse", "flag", "off"):
-        raise UserError(f"--range-check must be refuse, flag or off, not {range_check!r}")
-    config = EvalConfig(trials=trials, threads=threads, timing_budget_s=timing_budget, range_check=range_check,
-                        **sandbox_limits(memory_mb, timeout))
     config = eager_config(config) if eager else config
     jobs = jobs or default_jobs(threads)
     spec = check_spec(executor)

@@ -3,9 +3,12 @@ sandbox's memory and time limits for each verification."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any, Callable, Optional, TypeVar
 
 import typer
+from pydantic import ValidationError
+
+from sandboxes.errors import UserError
 
 ShapeScaleOption = Annotated[Optional[float], typer.Option(
     "--shape-scale", help="Multiply each task's input size constants (batch_size, dim, ...) by this factor, "
@@ -31,3 +34,21 @@ def kernel_flags(shape_scale: float | None, max_input_mb: float | None, memory_m
               if value is not None}
     limits = sandbox_limits(memory_mb, timeout)
     return {"shapes": shapes or None, "evaluation": limits or None}
+
+
+FLAGS = {"scale": "--shape-scale", "max_input_mb": "--max-input-mb", "memory_mb": "--memory-mb",
+         "timeout_s": "--timeout", "timing_budget_s": "--timing-budget", "trials": "--trials", "threads": "--threads",
+         "range_check": "--range-check"}
+"""The flag that sets each field of ``ShapeScaling`` and ``EvalConfig``."""
+Built = TypeVar("Built")
+
+
+def from_flags(build: Callable[[], Built]) -> Built:
+    """``build()`` (a config made from flag values); a value it refuses is a one-line error naming the flag, not a
+    traceback."""
+    try:
+        return build()
+    except ValidationError as error:
+        first = error.errors()[0]
+        field = str(first["loc"][-1]) if first["loc"] else "?"
+        raise UserError(f"invalid {FLAGS.get(field, field)}: {first['msg']}") from None

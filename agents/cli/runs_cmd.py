@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from typing import Annotated, Any, Optional
 
 import typer
@@ -12,6 +13,7 @@ from agents.cli.common import ApiBaseOption, MaxCallsOption, MaxCostOption, MaxT
 from agents.cli.groups import runs_app
 from agents.cli.output import Output, with_output
 from agents.cli.tables import cell_text, report_table
+from agents.runtime.registry import registered_agents
 from agents.runtime.run import Run, list_run_ids
 from agents.runtime.summary import summarize
 
@@ -98,6 +100,10 @@ def resume_run(run_id: RunIdArgument, root: RootOption = None, model: ModelOptio
 
     run = Run.open(run_id, root)
     status = run.status_record()
+    if run.agent.startswith("bench-") and run.agent not in registered_agents():  # bench kernels and kin: no checkpoints
+        command = shlex.join(["agent", *run.meta.get("argv", [])])
+        raise UserError(f"run {run.id} ({run.agent}) does not resume: a benchmark keeps no checkpoints; run it "
+                        f"again: {command}")
     if status["status"] == "running":
         raise UserError(f"run {run.id} is still running (pid {status.get('pid')})")
     if status["status"] == "finished":

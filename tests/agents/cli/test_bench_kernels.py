@@ -42,6 +42,19 @@ def test_unknown_target_and_empty_selection_are_one_line_errors(isolated_agent_e
     assert result.code == 2 and "no solution in" in result.err
 
 
+@pytest.mark.parametrize("flag, value, message", [
+    ("--shape-scale", "0", "invalid --shape-scale: Input should be greater than 0"),
+    ("--max-input-mb", "-1", "invalid --max-input-mb"), ("--trials", "0", "invalid --trials"),
+    ("--threads", "0", "invalid --threads"), ("--jobs", "0", "invalid --jobs"),
+    ("--timing-budget", "-1", "invalid --timing-budget"), ("--timeout", "0", "invalid --timeout"),
+    ("--range-check", "bogus", "invalid --range-check")])
+def test_a_flag_value_out_of_range_is_a_one_line_error(isolated_agent_env, agent_cli, flag, value, message):
+    """They gave a pydantic traceback, or ran every solution into a `crashed` verdict blaming the kernel."""
+    result = agent_cli("bench", "kernels", "--tasks", "builtin:L1:relu", flag, value)
+    assert result.code == 2 and message in result.err and "Traceback" not in result.err, result.err
+    assert not (isolated_agent_env / "runs").exists() or not any((isolated_agent_env / "runs").iterdir())
+
+
 def test_the_eager_baseline_is_a_named_labelled_set(isolated_agent_env, agent_cli):
     out = isolated_agent_env / "out.json"
     result = agent_cli("bench", "kernels", "--tasks", "builtin:L1:relu", "--solutions", "builtin:eager",

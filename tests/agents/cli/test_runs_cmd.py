@@ -122,3 +122,11 @@ def test_a_damaged_checkpoint_file_is_one_line_and_leaves_the_run_as_it_was(agen
     assert result.err.strip() == (f"error: run {run.id}: {run.dir / 'checkpoints.sqlite'} is damaged (file is not a "
                                   "database); its progress cannot be read, so it cannot resume: start a new run")
     assert ((run.dir / "status.json").read_text(), len(run.events())) == before
+
+
+def test_a_benchmark_run_says_it_does_not_resume_and_how_to_run_it_again(agent_cli):
+    """It said: no agent named 'bench-kernels' is registered (known: ...)."""
+    run = Run.create("bench-kernels", {"target": "cpu"}, argv=["bench", "kernels", "--tasks", "kb/level1::19_*"])
+    result = agent_cli("runs", "resume", run.id)
+    assert result.code == 2, result.err
+    assert "does not resume" in result.err and "agent bench kernels --tasks 'kb/level1::19_*'" in result.err

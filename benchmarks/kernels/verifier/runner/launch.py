@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from pydantic import Field
+
 from benchmarks.kernels.verifier.runner.signing import sign
 from sandboxes.base import Limits, RunResult, Sandbox
 from sandboxes.settings import Config
@@ -25,7 +27,7 @@ CODE_PACKAGES = ("sandboxes", "benchmarks")
 class EvalConfig(Config):
     """How hard the verifier looks at one solution."""
 
-    trials: int = 5
+    trials: int = Field(5, ge=1)
     """Correctness trials, each with fresh random inputs from a fresh seed (at least 5 by default)."""
     range_check: Literal["refuse", "flag", "off"] = "flag"
     """One more correctness trial, on fresh inputs whose floating values are scaled far outside the task's
@@ -33,23 +35,23 @@ class EvalConfig(Config):
     that is wrong there (a softmax without the max subtraction, an exp-based tanh that gives NaN): refuse it, only
     flag the row (the default: KernelBench judges on the task's own inputs, and honest ``-ffast-math`` kernels give
     NaN past exp's range), or do not try."""
-    warmup: int = 3
+    warmup: int = Field(3, ge=0)
     """Untimed calls per side before timing starts."""
-    min_timed_trials: int = 10
+    min_timed_trials: int = Field(10, ge=1)
     """Timed calls per side at least."""
-    timed_trials: int = 50
+    timed_trials: int = Field(50, ge=1)
     """Timed calls per side at most."""
-    timing_budget_s: float = 3.0
+    timing_budget_s: float = Field(3.0, ge=0)
     """Stop timing once this much time has passed and min_timed_trials are done."""
-    call_timeout_s: float = 30.0
+    call_timeout_s: float = Field(30.0, gt=0)
     """A single forward call (or its preparation) must answer within this many seconds."""
-    import_timeout_s: float = 60.0
+    import_timeout_s: float = Field(60.0, gt=0)
     """Loading the solution (imports, cached extensions, construction) must finish within this."""
-    timeout_s: float = 300.0
+    timeout_s: float = Field(300.0, gt=0)
     """Wall-clock limit for the whole evaluation in the sandbox."""
-    memory_mb: int = 6144
+    memory_mb: int = Field(6144, ge=256)
     """Memory limit for the runner and its workers together."""
-    threads: int = 1
+    threads: int = Field(1, ge=1)
     """Intra-op threads for solution and reference alike (OMP_NUM_THREADS and torch threads)."""
     static_checks: bool = True
     """Run the AST rule catalogue first (turning it off is only for testing the runtime defences)."""
