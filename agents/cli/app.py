@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
 import sys
+import threading
 
 from sandboxes.errors import UserError
 
@@ -73,6 +75,8 @@ def main(argv: list[str] | None = None) -> None:
         argv.remove("--debug")
         os.environ["AGENT_DEBUG"] = "1"
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    if threading.current_thread() is threading.main_thread():  # only there can a handler be set
+        signal.signal(signal.SIGTERM, _terminated)
     try:
         _load_commands(debug)
         code = app(args=argv, standalone_mode=False)
@@ -92,6 +96,12 @@ def main(argv: list[str] | None = None) -> None:
             _interrupted(None)
         if isinstance(code, int) and code:
             sys.exit(code)
+
+
+def _terminated(signum: int, frame: object) -> None:
+    """SIGTERM (what Slurm, ``docker stop`` and systemd send) ends a run as Ctrl-C does: saved, marked interrupted,
+    with the command that resumes it (it left the run marked running and printed nothing)."""
+    raise KeyboardInterrupt
 
 
 def _interrupted(run_id: str | None) -> None:

@@ -10,6 +10,7 @@ from langgraph.graph import END, START, StateGraph
 
 from benchmarks.report import Report
 from memory.rpg import store
+from sandboxes.errors import UserError
 from tools.rpg.workspace import RPGWorkspace
 
 from agents.rpg.config import RunRPGConfig
@@ -30,6 +31,9 @@ class RPGState(TypedDict, total=False):
 def encode(config: RunRPGConfig, model: ChatModel | None, out: Path) -> dict[str, Any]:
     """Build, or load and evolve, the graph; save it to ``out`` (and ``config.graph``)."""
     repo = Path(config.repo).resolve()
+    if config.commit and not is_git(repo):
+        raise UserError(f"--commit {config.commit} needs a git repository; {repo} is a plain folder (leave --commit "
+                        "out to encode its files as they are)")
     commit = resolve_commit(repo, config.commit or "HEAD") if is_git(repo) else None
     encoded = encode_repository(repo, commit=commit, graph=config.graph,
                                 lifter=choose_lifter(config.lifter, model, repo, commit))

@@ -32,3 +32,5 @@ def test_plain_folder_and_model_lifter_without_model(agent_cli, tmp_path):
                                "reason": report["rows"][0]["reason"]}]
     result = agent_cli("run", "rpg", "--repo", str(tmp_path / "code"), "--lifter", "model")
     assert result.code == 2 and "needs a model" in result.err
+    result = agent_cli("run", "rpg", "--repo", str(tmp_path / "code"), "--commit", "deadbeef")
+    assert result.code == 2 and "needs a git repository" in result.err  # it was ignored: a full build of the folder

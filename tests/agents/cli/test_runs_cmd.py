@@ -68,6 +68,25 @@ def test_sigkill_mid_run_then_resume_finishes_without_repeating_steps(agent_cli,
     assert again.code == 2 and "already finished" in again.err
 
 
+def test_sigterm_ends_a_run_as_ctrl_c_does(agent_cli, tmp_path):
+    """Slurm, docker stop and systemd send SIGTERM: the run stayed marked running and nothing said how to resume."""
+    recording = recording_of_one_calculator_call(tmp_path / "session.jsonl")
+    command = [sys.executable, "-c", ONLY_DEMO_CLI, "run", "demo", "--step-delay", "1.5",
+               "--model", f"replay:{recording}"]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for(lambda: any(e["node"] == "act" for e in newest_run_events("node.start")))
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    run = Run.open("last")
+    assert process.returncode == 130 and f"agent runs resume {run.id}" in err, err
+    assert run.status_record()["status"] == "interrupted"
+    assert agent_cli("runs", "resume", run.id).code == 0
+
+
 def test_list_and_show_summarise_runs(agent_cli):
     assert agent_cli("run", "demo").code == 0
     run = Run.open("last")
