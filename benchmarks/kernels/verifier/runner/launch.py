@@ -171,7 +171,9 @@ def parse_verdict(run: RunResult, nonce: str, config: EvalConfig, request: str =
                 "reason": f"evaluation exceeded the {config.timeout_s:.0f} s wall-clock limit"}
     if run.oom_killed:
         return {"status": "crashed", "stage": "verdict",
-                "reason": f"evaluation ran out of memory ({config.memory_mb} MiB limit)"}
+                "reason": f"evaluation ran out of memory ({config.memory_mb} MiB limit; the task's inputs, weights and "
+                          "output count too: shrink a KernelBench task with --max-input-mb or --shape-scale, or raise "
+                          "--memory-mb)"}
     tail = (run.stderr or run.stdout)[-1500:].strip()
     return {"status": "crashed", "stage": "verdict",
             "reason": f"the trusted runner produced no verdict (exit code {run.returncode}): {tail}"}

@@ -55,6 +55,19 @@ def fresh_seed() -> int:
     return int.from_bytes(os.urandom(8), "little") >> 1
 
 
+@contextlib.contextmanager
+def task_code(what: str) -> Iterator[None]:
+    """The task's own code (its import, input makers or Model): an exception there is a ``task_error``, which says
+    nothing about the solution (it was a crash with the runner's traceback as the reason)."""
+    try:
+        yield
+    except Verdict:
+        raise
+    except Exception as error:  # a task file is arbitrary Python
+        raise Verdict("task_error", f"the task's {what} raised {type(error).__name__}: {error}", stage="load") \
+            from error
+
+
 class Runner:
     """One evaluation: startup, correctness trials, timing."""
 
@@ -71,10 +84,12 @@ class Runner:
         self._last_lap = _BOOTED
         with open("task.py") as handle:
             self.task_source = handle.read()
-        self.task = TASK_MODULES.get(self.task_source, config.get("shapes"))
+        with task_code("import"):
+            self.task = TASK_MODULES.get(self.task_source, config.get("shapes"))
         self.init_seed = fresh_seed()
         torch.manual_seed(self.init_seed)
-        init_inputs = list(self.task.get_init_inputs())
+        with task_code("get_init_inputs()"):
+            init_inputs = list(self.task.get_init_inputs())
         buffer = io.BytesIO()
         torch.save(init_inputs, buffer)
         self.init_blob = buffer.getvalue()
@@ -82,7 +97,8 @@ class Runner:
             handle.write(self.init_blob)
         torch.manual_seed(self.init_seed)
         self.hooks = importlib.import_module(config["hooks"]).HOOKS
-        self.reference = self.task.Model(*init_inputs).to(self.hooks.device)
+        with task_code("Model(*get_init_inputs())"):
+            self.reference = self.task.Model(*init_inputs).to(self.hooks.device)
         legacy = config.get("timing_checks") == "legacy_sampled"
         precision = PrecisionCheck(self.reference, not legacy, self.hooks.to_device)
         self.checks = OutputChecks(self.task, precision, "off" if legacy else config.get("tripwire", "refuse"),
@@ -91,7 +107,8 @@ class Runner:
     def batch(self) -> Batch:
         """Fresh inputs from a fresh seed (the runner's own tensors) and their layout in a region."""
         torch.manual_seed(fresh_seed())
-        values = list(self.task.get_inputs())
+        with task_code("get_inputs()"):
+            values = list(self.task.get_inputs())
         try:
             slots, nbytes = layout_of(values)
         except TypeError as error:
