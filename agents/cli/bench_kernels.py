@@ -77,7 +77,10 @@ def bench_kernels(
         print(line, file=sys.stderr)
     pairs = matching.pairs
     if not pairs:
-        raise UserError(f"no solution in {solutions} matches the tasks {tasks}")
+        hint = ("; the builtin solution sets hold solutions of the builtin tasks only: pass a folder of your own "
+                "(--solutions DIR) or builtin:eager (the torch baseline)"
+                if solutions.startswith("builtin:") and not tasks.startswith("builtin") else "")
+        raise UserError(f"no solution in {solutions} matches the tasks {tasks}{hint}")
     config = eager_config(config) if eager else config
     jobs = jobs or default_jobs(threads)
     spec = check_spec(executor)

@@ -40,6 +40,11 @@ def test_unknown_target_and_empty_selection_are_one_line_errors(isolated_agent_e
     assert result.code == 2 and "unknown target 'tpu'" in result.err
     result = agent_cli("bench", "kernels", "--tasks", "builtin:L2:silu_mul", "--solutions", str(solutions))
     assert result.code == 2 and "no solution in" in result.err
+    folder = solutions.parent / "tasks"
+    folder.mkdir()
+    shutil.copy(SOLUTIONS_ROOT.parent / "builtin" / "L1" / "relu.py", folder / "19_ReLU.py")
+    result = agent_cli("bench", "kernels", "--tasks", str(folder))  # KernelBench-style tasks, builtin solutions
+    assert result.code == 2 and "--solutions DIR" in result.err and "builtin:eager" in result.err
 
 
 @pytest.mark.parametrize("flag, value, message", [
