@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import platform
 import socket
 
 CLONE_NEWNS = 0x00020000
@@ -23,6 +24,8 @@ PR_SET_SECCOMP = 22
 PR_SET_CHILD_SUBREAPER = 36
 PR_SET_NO_NEW_PRIVS = 38
 SECCOMP_MODE_FILTER = 2
+SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC = 1, 1
+SYS_SECCOMP = {"x86_64": 317, "aarch64": 277}
 SYS_MOUNT_SETATTR = 442  # the same number on x86_64 and arm64
 AT_FDCWD = -100
 AT_RECURSIVE = 0x8000
@@ -94,11 +97,21 @@ def set_no_new_privs() -> None:
     _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl")
 
 
-def set_seccomp_filter(program: bytes) -> None:
-    """Apply a classic-BPF seccomp filter (raw ``struct sock_filter`` instructions) to this process."""
+def set_seccomp_filter(program: bytes, every_thread: bool = False) -> None:
+    """Apply a classic-BPF seccomp filter (raw ``struct sock_filter`` instructions) to the calling thread and what it
+    starts later; ``every_thread``: to the process's other threads too (``SECCOMP_FILTER_FLAG_TSYNC``)."""
     code = ctypes.create_string_buffer(program, len(program))
     fprog = _SockFprog(len(program) // 8, ctypes.addressof(code))
-    _check(_libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(fprog), 0, 0), "prctl(PR_SET_SECCOMP)")
+    if not every_thread:
+        _check(_libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(fprog), 0, 0),
+               "prctl(PR_SET_SECCOMP)")
+        return
+    number = SYS_SECCOMP[platform.machine()]
+    failed = _libc.syscall(ctypes.c_long(number), ctypes.c_long(SECCOMP_SET_MODE_FILTER),
+                           ctypes.c_long(SECCOMP_FILTER_FLAG_TSYNC), ctypes.c_void_p(ctypes.addressof(fprog)))
+    if failed > 0:  # the id of a thread that could not take it
+        raise OSError(0, f"seccomp(TSYNC): thread {failed} could not take the filter")
+    _check(failed, "seccomp(TSYNC)")
 
 
 def mount_tmpfs(target: str, size_mb: int, uid: int, gid: int) -> None:

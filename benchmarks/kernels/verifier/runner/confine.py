@@ -136,19 +136,18 @@ def _drop_capabilities() -> None:
 
 
 def confine(threads: bool | None = None) -> dict[str, Any]:
-    """Confine this process (see the module docstring); what applied, for the verdict's evidence. It must
-    still have one thread (a filter installed here covers the calling thread and what it starts later).
+    """Confine this process (see the module docstring); what applied, for the verdict's evidence. The filter covers
+    every thread of the process (with OMP_NUM_THREADS above 1, a fork handler starts a thread in the child:
+    the solution's worker went unconfined at ``--threads 2``) and every thread and process they start.
     ``threads``: see :func:`program` (None where the device's runtime starts its own threads and compilers)."""
     arch = ARCHES.get(platform.machine())
-    running = len(os.listdir("/proc/self/task"))
-    if running != 1:
-        raise OSError(0, f"confine() needs a single-threaded process, this one has {running} threads")
     _drop_capabilities()
     linux.set_no_new_privs()
     if arch is None:
         return {"capabilities": "dropped", "seccomp": f"not applied: no syscall table for {platform.machine()}"}
     code = assemble(program(arch, os.getpid(), threads))
-    linux.set_seccomp_filter(b"".join(struct.pack("=HBBI", op, jt, jf, k) for op, jt, jf, k in code))
+    every_thread = len(os.listdir("/proc/self/task")) > 1  # a fork handler starts one when OMP_NUM_THREADS > 1
+    linux.set_seccomp_filter(b"".join(struct.pack("=HBBI", op, jt, jf, k) for op, jt, jf, k in code), every_thread)
     what = "signalling, tracing or re-prioritising another process"
     if threads is not None:
         what += ", setting a timer, starting a process" + ("" if threads else " or a thread")

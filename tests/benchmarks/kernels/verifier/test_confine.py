@@ -143,3 +143,20 @@ def test_the_secrets_hacks_of_npu_and_triton_solutions_are_refused(target_name, 
     target = request.getfixturevalue(f"{target_name}_target")
     result = evaluate(tiny_relu, path.read_text(), target, sandbox=sandbox, config=brief, runner=pool)
     assert matches(result, *runtime_expectation(path)), (result.status, result.stage, result.reason)
+
+
+def test_a_worker_with_threads_already_running_is_confined_on_every_thread():
+    """With OMP_NUM_THREADS above 1 a fork handler starts a thread in a forked worker: confine() refused such a
+    process, and the solution's worker ran unconfined at --threads 2."""
+    started = threading.Event()
+    parent = os.getpid()
+    pid = os.fork()
+    if pid == 0:
+        errors = []
+        waiting = threading.Thread(target=lambda: (started.wait(30), _capture(lambda: os.kill(parent, 0), errors)))
+        waiting.start()  # a thread that exists before the filter is installed
+        confine(True)
+        started.set()
+        waiting.join()
+        os._exit(0)  # not reached: the thread's kill of another process kills the whole worker
+    assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == -signal.SIGSYS
