@@ -99,13 +99,20 @@ def pair_solutions(tasks: Sequence[KernelTask], folder: Path) -> Matching:
 
 
 def solution_tasks(stem: str, tasks: Sequence[KernelTask]) -> list[KernelTask]:
-    """The tasks a solution file stem names: ``<task>``, ``<level>__<task>`` or ``<level>__<task>__<variant>``;
-    where several task names fit, the longest wins (``L1__a__b`` is task ``a__b``, not ``a`` variant ``b``)."""
-    scored = [(len(task.name), task) for task in tasks
-              if stem == task.name or stem == f"{task.level}__{task.name}"
-              or stem.startswith(f"{task.level}__{task.name}__")]
-    longest = max((score for score, _ in scored), default=0)
+    """The tasks a solution file stem names: ``<task>``, ``<level>__<task>``, either with ``__<variant>`` after it;
+    a task's trailing underscores may be left out (KernelBench's ``26_GELU_``: ``26_GELU.py``). Where several task
+    names fit, the longest wins (``L1__a__b`` is task ``a__b``, not ``a`` variant ``b``)."""
+    scored = [(score, task) for task in tasks if (score := _name_fit(stem, task))]
+    longest = max((score for score, _ in scored), default=(0, False))
     return [task for score, task in scored if score == longest]
+
+
+def _name_fit(stem: str, task: KernelTask) -> tuple[int, bool] | None:
+    """How well ``stem`` names ``task``: the length of the name it uses, and whether that is the name as written
+    (``1_Square_`` and ``1_Square`` may both be tasks); None when it does not name it."""
+    fits = [(len(name), name == task.name) for name in {task.name, task.name.rstrip("_") or task.name}
+            if stem in (name, f"{task.level}__{name}") or stem.startswith((f"{name}__", f"{task.level}__{name}__"))]
+    return max(fits, default=None)
 
 
 def default_jobs(threads: int = 1) -> int:

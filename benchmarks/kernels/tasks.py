@@ -175,11 +175,18 @@ def _load_path(path: Path, patterns: list[str], skipped: list[SkippedTask]) -> l
 
 
 def _select(names: list[str], patterns: list[str], selector: str) -> list[str]:
-    chosen = [n for n in names if any(fnmatch.fnmatchcase(n, p.strip()) or n == p.strip() for p in patterns)]
-    unknown = [p for p in patterns if not any(fnmatch.fnmatchcase(n, p.strip()) for n in names)]
+    """The names matching any pattern (a name, a glob, or a file name: ``35_LSTM.py``)."""
+    patterns = [p.strip().removesuffix(".py") for p in patterns]
+    chosen = [n for n in names if any(_matches(n, p) for p in patterns)]
+    unknown = [p for p in patterns if not any(_matches(n, p) for n in names)]
     if unknown:
-        raise UserError(f"no task named {', '.join(unknown)} in {selector}; known: {', '.join(names[:40])}")
+        shown = ", ".join(names[:40]) + (f" and {len(names) - 40} more" if len(names) > 40 else "")
+        raise UserError(f"no task named {', '.join(unknown)} in {selector}; known: {shown}")
     return chosen
+
+
+def _matches(name: str, pattern: str) -> bool:
+    return name == pattern or fnmatch.fnmatchcase(name, pattern)
 
 
 def _task_name(path: Path) -> str:

@@ -37,7 +37,8 @@ def test_pairing_by_level_task_and_variant(tmp_path):
 
 
 def test_pairing_kernelbench_names_with_double_underscores_and_trailing_underscores(tmp_path):
-    """KernelBench's conv names contain ``__``, others end in ``_``: every one pairs, variants too."""
+    """KernelBench's conv names contain ``__``, others end in ``_``: every one pairs, variants too, and a name may
+    leave the trailing ``_`` out (``26_GELU.py``; it paired with nothing)."""
     level = tmp_path / "level1"
     level.mkdir()
     names = ["50_conv_standard_2D__square_input__square_kernel", "1_Square_matrix_multiplication_",
@@ -49,13 +50,14 @@ def test_pairing_kernelbench_names_with_double_underscores_and_trailing_undersco
     stems = ["level1__50_conv_standard_2D__square_input__square_kernel",
              "level1__50_conv_standard_2D__square_input__square_kernel__tiled",
              "level1__1_Square_matrix_multiplication_", "level1__1_Square_matrix_multiplication___v2",
-             "level1__1_Square_matrix_multiplication__v3", "26_GELU_", "level1__27_SELU_"]
+             "level1__1_Square_matrix_multiplication__v3", "26_GELU_", "level1__27_SELU_", "26_GELU",
+             "level1__26_GELU__mine"]
     for stem in stems:
         (solutions / f"{stem}.py").write_text("")
     matching = pair_solutions(load_tasks(str(level)), solutions)
     assert sorted((p.task.name, p.label) for p in matching.pairs) == sorted([
         (names[0], stems[0]), (names[0], stems[1]), (names[1], stems[2]), (names[1], stems[3]),
-        (names[2], stems[4]), (names[3], stems[5])])
+        (names[2], stems[4]), (names[3], stems[5]), (names[3], stems[7]), (names[3], stems[8])])
     assert [p.name for p in matching.unmatched] == ["level1__27_SELU_.py"] and not matching.missing
 
 

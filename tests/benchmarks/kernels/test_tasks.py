@@ -38,6 +38,7 @@ def test_folder_of_tasks_like_a_kernelbench_checkout(tmp_path):
     tasks = load_tasks(str(level))
     assert [t.name for t in tasks] == ["1_Square_matmul", "2_ReLU"] and tasks[0].level == "level1"
     assert [t.name for t in load_tasks(f"{level}::2_*")] == ["2_ReLU"]
+    assert [t.name for t in load_tasks(f"{level}::2_ReLU.py")] == ["2_ReLU"]  # a file name as written: it was refused
 
 
 def test_malformed_task_names_what_is_missing(tmp_path):
