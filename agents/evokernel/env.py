@@ -103,7 +103,8 @@ class KernelEnv:
         if result.status is Status.SANDBOX_ERROR:  # not the kernel's doing: stop before it is counted or learnt
             raise UserError(f"the sandbox failed while verifying {task.qualified_name}: {result.reason}; this "
                             "attempt is not counted, learnt from or rewarded. Fix the sandbox (agent doctor), then "
-                            "continue with: agent runs resume RUN_ID")
+                            "continue with the command the run printed when it started (agent runs resume <its id>; "
+                            "agent runs list shows it)")
         outcome = verdict(result)
         with self._lock:
             self._cache[key] = outcome

@@ -97,8 +97,10 @@ def _explain(error: ValidationError, model: type[BaseModel], section: str, prefi
     first = error.errors()[0]
     key = str(first["loc"][0]) if first["loc"] else "?"
     source = sources.get(key, "default")
+    flag = f"--{key.replace('_', '-')}" if len(first["loc"]) < 2 else "a flag"  # nested: --shape-scale sets shapes
     where = {"environment": env_name(prefix, key), "config file": f"[{section}] in the config file",
-             "flag": f"--{key.replace('_', '-')}"}.get(source, source)
+             "flag": flag}.get(source, source)
     if first["type"] == "extra_forbidden":
         return f"unknown setting '{key}' ({where}); known: {', '.join(model.model_fields)}"
-    return f"invalid setting {section}.{key} ({where}): {first['msg']}"
+    path = ".".join(str(part) for part in first["loc"]) or key
+    return f"invalid setting {section}.{path} ({where}): {first['msg']}"

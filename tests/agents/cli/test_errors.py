@@ -61,6 +61,8 @@ def test_debug_shows_the_traceback(agent_cli):
     (("run", "evokernel", "--tasks", "builtin:L1:no_such_op", "--model", "offline"), "no_such_op"),
     (("run", "rpg", "--repo", "no-such-folder"), "not a directory: no-such-folder"),
     (("run", "pathwise", "--budget", "-3", "--model", "offline"), "invalid setting pathwise.budget (--budget)"),
+    (("run", "evokernel", "--shape-scale", "0", "--model", "offline"), "invalid setting evokernel.shapes.scale"),
+    (("run", "evokernel", "--timeout", "0", "--model", "offline"), "invalid setting evokernel.evaluation.timeout_s"),
     (("bench", "sae-l0", "--k-max", "0"), "Invalid value for '--k-max'"),
 ])
 def test_bad_input_is_refused_before_a_run_directory_exists(agent_cli, tmp_path, argv, fragment):
