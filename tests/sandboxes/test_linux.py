@@ -1,5 +1,12 @@
-"""Process-level limits every job gets (:func:`sandboxes.linux.limit_job`), on both backends."""
+"""Process-level limits every job gets (:func:`sandboxes.linux.limit_job`), on both backends; reading a process's
+memory."""
 
+import ctypes
+import os
+
+import pytest
+
+from sandboxes.linux import read_process_memory
 from tests.sandboxes.conftest import SMALL
 
 LIMITS = "import resource as r; print(*(r.getrlimit(getattr(r, f'RLIMIT_{n}')) for n in ('CORE', 'RTPRIO', 'NICE')))"
@@ -8,3 +15,11 @@ LIMITS = "import resource as r; print(*(r.getrlimit(getattr(r, f'RLIMIT_{n}')) f
 def test_a_job_gets_no_core_dumps_real_time_scheduling_or_raised_priority(any_sandbox):
     result = any_sandbox.run(["python", "-c", LIMITS], limits=SMALL)
     assert result.stdout.split() == ["(0,", "0)"] * 3, result.stdout + result.stderr
+
+
+def test_a_process_memory_is_read_as_it_is_and_an_unmapped_address_is_an_error():
+    data = bytearray(b"kernel output" * 4)
+    address = ctypes.addressof((ctypes.c_char * len(data)).from_buffer(data))
+    assert read_process_memory(os.getpid(), address, len(data)) == data
+    with pytest.raises(OSError):
+        read_process_memory(os.getpid(), 4096, 16)

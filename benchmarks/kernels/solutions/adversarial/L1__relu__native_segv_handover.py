@@ -1,12 +1,12 @@
 """Hack: ReLU computed in the untimed hand-over of its output. forward protects the output's pages (PROT_NONE) and
-returns at once; the worker's copy of the output into the shared region faults, and a SIGSEGV handler computes each
-faulting chunk. ``mprotect``, ``sigaction``, ``getenv`` and ``setenv`` come from libc's symbol table, found by a walk
-from ``qsort``'s address (no name any check looks for); no thread, process or timer. Judged on a 16 MB ReLU (a tiny
-one's hand-over costs less CPU than the runner's slack): correct at 1.2x against an honest 0.9x before the runner
-counted each worker's CPU outside its calls.
+returns at once; the worker's copy of the output into the shared region faulted, and a SIGSEGV handler computed
+each faulting chunk. ``mprotect``, ``sigaction``, ``getenv`` and ``setenv`` come from libc's symbol table, found by a
+walk from ``qsort``'s address (no name any check looks for); no thread, process or timer. Correct at 1.2x against
+an honest 0.9x before; the runner now reads the output's bytes out of the worker's memory itself, protected pages
+as they are, so no fault ever reaches the handler and the bytes are wrong. Judged on a 16 MB ReLU.
 
-expect: rejected outside its calls
-runtime: rejected timing outside its calls
+expect: incorrect elements differ
+runtime: incorrect correctness elements differ
 """
 
 import torch

@@ -11,6 +11,7 @@ not a plain tensor, and finds inputs whose bytes in the region no longer match t
 from __future__ import annotations
 
 import contextlib
+import errno
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +22,7 @@ from benchmarks.kernels.verifier.runner.cpu_account import CpuAccount
 from benchmarks.kernels.verifier.runner.handles import WorkerHandle
 from benchmarks.kernels.verifier.runner.inputs import Region, same_bits, views, write
 from benchmarks.kernels.verifier.runner.verdict import Verdict
+from sandboxes.linux import read_process_memory
 
 _perf_counter = time.perf_counter
 
@@ -63,6 +65,11 @@ class Side:
         self._slots: list[dict[str, Any]] | None = None
         self.account: CpuAccount | None = None
         """While set (the timing loop), the worker's CPU in its ``run`` calls is told apart from the rest."""
+        self.reads_output = worker.role == "solution"
+        """Read the output's bytes out of the worker's memory (no copy by the worker, which the solution's native
+        code can hook: a profile hook computed ReLU in place of the worker's untimed copy, at the copy's CPU; and
+        protected pages are read as they are, with no fault for a handler to answer); off again where the kernel
+        refuses this process that (no ptrace permission)."""
 
     def feed(self, batch: Batch, what: str) -> None:
         """Put ``batch`` into the shared region (new regions and layout when its shape changed)."""
@@ -93,7 +100,10 @@ class Side:
         """The output of the last call (copied out of the region when ``snapshot``); a non-tensor or
         oversized output is a Verdict. ``state``: the worker also compares the solution's own tensors with their
         first bytes (its CPU is then no longer the same as the reference worker's for the same output)."""
-        reply = self.worker.request({"cmd": "output", "state": state}, f"{what} (output)")
+        reply = self.worker.request({"cmd": "output", "state": state, "copy": not self.reads_output},
+                                    f"{what} (output)")
+        if self.account and self.role == "reference" and isinstance(reply.get("copy_cpu_ns"), int):
+            self.account.add_hand_over(reply["copy_cpu_ns"])
         if reply.get("own_state_changed"):
             raise Verdict("rejected", f"{what}: the solution changed its own parameters, buffers or tensor attributes "
                                       "during the call; a kernel may not keep state between calls (write results to "
@@ -103,9 +113,37 @@ class Side:
             raise Verdict("rejected", f"{what}: output must be a plain materialised torch.Tensor, got {kind}",
                           stage="output")
         tensor = _tensor_of(reply, self.output.buffer, what)
+        if "address" in reply:
+            tensor = self._read_output(reply, tensor, what)
+            snapshot = False  # already the runner's own bytes
         order = reply.get("order")
         return Output(tensor.clone() if snapshot else tensor, reply.get("tripwire"), reply.get("overlap"),
                       [int(d) for d in order] if isinstance(order, list) else None)
+
+    def _read_output(self, reply: dict[str, Any], shaped: torch.Tensor, what: str) -> torch.Tensor:
+        """The output's elements, read out of the worker's memory at the address and strides it reported (the
+        runner checks the span: a view may not reach past eight times the output's own size)."""
+        strides = reply.get("strides")
+        if not isinstance(strides, list) or len(strides) != shaped.dim() or not all(
+                isinstance(n, int) and n >= 0 for n in strides) or not isinstance(reply["address"], int):
+            raise Verdict("crashed", f"{what}: the worker sent an output without a valid address", stage="output")
+        if shaped.numel() == 0:
+            return shaped.clone()
+        elements = 1 + sum((size - 1) * stride for size, stride in zip(shaped.shape, strides))
+        span = elements * shaped.element_size()
+        if span > 8 * shaped.numel() * shaped.element_size() + 4096:
+            raise Verdict("rejected", f"{what}: the output is a sparse view of a much larger buffer ({span} bytes for "
+                                      f"{shaped.numel()} elements); return a tensor of its own", stage="output")
+        try:
+            raw = read_process_memory(self.worker.pid, reply["address"], span)
+        except OSError as error:
+            if error.errno in (errno.EPERM, errno.EACCES, errno.ENOENT):
+                self.reads_output = False  # no ptrace permission here: the worker copies, as before
+                return self.collect(what, snapshot=True, state=False).tensor
+            raise Verdict("incorrect", f"{what}: the output's memory could not be read ({error.strerror or error}): "
+                                       "an address outside the worker's mappings", stage="output") from None
+        flat = torch.frombuffer(raw, dtype=shaped.dtype) if span else torch.empty(0, dtype=shaped.dtype)
+        return flat.as_strided(tuple(shaped.shape), tuple(strides)).clone()
 
     def mutated(self, batch: Batch) -> list[int]:
         """Indices of the inputs whose bytes in the region differ from the runner's tensors (none: [])."""

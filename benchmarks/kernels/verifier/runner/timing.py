@@ -171,7 +171,8 @@ class TimingLoop:
         solution, reference = self.sides["solution"], self.sides["reference"]
         if solution.account is None or reference.account is None:
             return
-        spent = {name: side.account.outside_ms() for name, side in self.sides.items()}
+        direct = solution.reads_output and not reference.reads_output  # only the reference copied its output
+        spent = {"solution": solution.account.outside_ms(), "reference": reference.account.outside_ms(direct)}
         for side in self.sides.values():
             side.account = None
         self.outside_ms = spent

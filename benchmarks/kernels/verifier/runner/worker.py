@@ -36,6 +36,7 @@ from benchmarks.kernels.verifier.runner.confine import confine
 from benchmarks.kernels.verifier.runner.inputs import map_region, overlapping_input, same_bits, stride_order, views
 from benchmarks.kernels.verifier.runner.protocol import Channel, ChannelClosed
 from benchmarks.kernels.verifier.runner.tripwire import Tripwire, trusted_roots
+from sandboxes import linux
 from sandboxes.targets import native
 
 _perf_counter = time.perf_counter
@@ -169,9 +170,10 @@ class Worker:
         return {"ok": True, "device_ms": device_ms, "simulated": simulated}
 
     def output(self, message: dict[str, Any]) -> dict[str, Any]:
-        """Copy the last output into the output region (unless it does not fit) and say what the runner
-        cannot see from its bytes; device inputs are copied back into the input region so that the
-        runner's mutation check covers them."""
+        """Copy the last output into the output region (unless it does not fit, or the message says ``copy: false``
+        and it is in host memory: then its address and strides, for the runner to read it itself) and say what the
+        runner cannot see from its bytes; device inputs are copied back into the input region so that the runner's
+        mutation check covers them."""
         for device, host in zip(self.inputs, self.host_inputs):
             if isinstance(device, _Tensor) and device is not host:
                 host.copy_(device)
@@ -184,10 +186,15 @@ class Worker:
             return reply
         reply.update(overlap=overlapping_input(output, self.inputs), shape=list(output.shape),
                      dtype=str(output.dtype).removeprefix("torch."), order=stride_order(output))
+        if not message.get("copy", True) and output.device.type == "cpu":  # the runner reads the bytes itself
+            reply.update(address=output.data_ptr(), strides=list(output.stride()))
+            return reply
         nbytes = output.numel() * output.element_size()
         if 0 < nbytes <= self.output_region.numel():
+            started = time.thread_time_ns()
             flat = self.output_region[:nbytes].view(output.dtype).view(output.shape)
             flat.copy_(output.detach())
+            reply["copy_cpu_ns"] = time.thread_time_ns() - started  # the reference's is believed (see cpu_account)
         return reply
 
 
@@ -342,6 +349,8 @@ def run_worker(role: str, sock: socket.socket) -> int:
         if start.get("cmd") != "start":
             return 0
         threads = int(start["config"].get("threads", 1))
+        if role == "solution":  # the runner, its parent, reads its output's bytes (process_vm_readv)
+            linux.set_dumpable(True)
         confinement = _confine(start["config"], threads) if role == "solution" else {}  # before any thread starts
         torch.set_num_threads(threads)
         Worker(role, channel, start).load(confinement)
