@@ -23,6 +23,7 @@ PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
 PR_SET_SECCOMP = 22
 PR_SET_CHILD_SUBREAPER = 36
+PR_SET_PTRACER, PR_SET_PTRACER_ANY = 0x59616D61, (1 << 64) - 1
 PR_SET_NO_NEW_PRIVS = 38
 SECCOMP_MODE_FILTER = 2
 SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC = 1, 1
@@ -86,6 +87,15 @@ def set_dumpable(dumpable: bool) -> None:
     """Clear (or set) this process's dumpable flag: when clear, other processes of the same unprivileged
     user can neither ptrace it nor open its /proc/<pid>/{mem,fd,environ}."""
     _check(_libc.prctl(PR_SET_DUMPABLE, int(dumpable), 0, 0, 0), "prctl")
+
+
+def allow_any_tracer() -> None:
+    """Let any process of the same user that may otherwise ptrace this one do so under Yama's ``ptrace_scope`` 1
+    (where only ancestors may): the persistent verifier's runner is not its worker's parent. Without Yama, nothing
+    to do."""
+    if _libc.prctl(PR_SET_PTRACER, ctypes.c_ulong(PR_SET_PTRACER_ANY).value, 0, 0, 0) != 0 and \
+            ctypes.get_errno() != errno.EINVAL:  # EINVAL: no Yama in this kernel
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_PTRACER)")
 
 
 def set_child_subreaper(enabled: bool = True) -> None:

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from sandboxes.linux import read_process_memory
+from sandboxes.linux import allow_any_tracer, read_process_memory
 from tests.sandboxes.conftest import SMALL
 
 LIMITS = "import resource as r; print(*(r.getrlimit(getattr(r, f'RLIMIT_{n}')) for n in ('CORE', 'RTPRIO', 'NICE')))"
@@ -23,3 +23,14 @@ def test_a_process_memory_is_read_as_it_is_and_an_unmapped_address_is_an_error()
     assert read_process_memory(os.getpid(), address, len(data)) == data
     with pytest.raises(OSError):
         read_process_memory(os.getpid(), 4096, 16)
+
+
+def test_any_tracer_may_be_allowed_with_or_without_yama():
+    pid = os.fork()
+    if pid == 0:
+        try:
+            allow_any_tracer()
+            os._exit(0)
+        except OSError:
+            os._exit(1)
+    assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
