@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import errno
+import functools
 import os
 import platform
 import socket
@@ -142,6 +143,35 @@ def read_process_memory(pid: int, address: int, size: int) -> bytearray:
     finally:
         os.close(fd)
     return into
+
+
+@functools.cache
+def may_read_child_memory() -> bool:
+    """Whether this process may read the memory of a child that lets it (dumpable, any tracer allowed): a probe child
+    of its own, so that what a later child does to itself cannot decide the answer."""
+    marker = bytearray(b"agentkiln probe")
+    address = ctypes.addressof((ctypes.c_char * len(marker)).from_buffer(marker))
+    ready_read, ready_write = os.pipe()
+    hold_read, hold_write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(hold_write)  # the parent's closing it is the end of the probe
+            set_dumpable(True)
+            allow_any_tracer()
+        finally:
+            os.write(ready_write, b"x")
+            os.read(hold_read, 1)
+            os._exit(0)
+    try:
+        os.read(ready_read, 1)
+        return read_process_memory(pid, address, len(marker)) == marker
+    except OSError:
+        return False
+    finally:
+        for fd in (ready_read, ready_write, hold_read, hold_write):
+            os.close(fd)
+        os.waitpid(pid, 0)
 
 
 def mount_tmpfs(target: str, size_mb: int, uid: int, gid: int) -> None:

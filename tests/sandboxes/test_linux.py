@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from sandboxes.linux import allow_any_tracer, read_process_memory
+from sandboxes.linux import allow_any_tracer, may_read_child_memory, read_process_memory
 from tests.sandboxes.conftest import SMALL
 
 LIMITS = "import resource as r; print(*(r.getrlimit(getattr(r, f'RLIMIT_{n}')) for n in ('CORE', 'RTPRIO', 'NICE')))"
@@ -34,3 +34,12 @@ def test_any_tracer_may_be_allowed_with_or_without_yama():
         except OSError:
             os._exit(1)
     assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
+
+
+def test_a_child_that_allows_it_can_be_read_where_ptrace_is_not_locked_down():
+    """The verifier reads its solution worker's output only where this probe of its own says it may: a worker that
+    made itself unreadable cannot get the untimed copy back."""
+    scope = "/proc/sys/kernel/yama/ptrace_scope"
+    if os.path.exists(scope) and int(open(scope).read()) >= 2:
+        pytest.skip("Yama's ptrace_scope forbids reading other processes here")
+    assert may_read_child_memory() is True

@@ -22,7 +22,7 @@ from benchmarks.kernels.verifier.runner.cpu_account import CpuAccount
 from benchmarks.kernels.verifier.runner.handles import WorkerHandle
 from benchmarks.kernels.verifier.runner.inputs import Region, same_bits, views, write
 from benchmarks.kernels.verifier.runner.verdict import Verdict
-from sandboxes.linux import read_process_memory
+from sandboxes.linux import may_read_child_memory, read_process_memory
 
 _perf_counter = time.perf_counter
 
@@ -65,11 +65,12 @@ class Side:
         self._slots: list[dict[str, Any]] | None = None
         self.account: CpuAccount | None = None
         """While set (the timing loop), the worker's CPU in its ``run`` calls is told apart from the rest."""
-        self.reads_output = worker.role == "solution"
+        self.reads_output = worker.role == "solution" and may_read_child_memory()
         """Read the output's bytes out of the worker's memory (no copy by the worker, which the solution's native
         code can hook: a profile hook computed ReLU in place of the worker's untimed copy, at the copy's CPU; and
-        protected pages are read as they are, with no fault for a handler to answer); off again where the kernel
-        refuses this process that (no ptrace permission)."""
+        protected pages are read as they are, with no fault for a handler to answer), where this host lets the
+        runner read a child's memory at all (decided by a probe child of its own, not by the solution's worker,
+        which could otherwise make itself unreadable to get the copy back)."""
 
     def feed(self, batch: Batch, what: str) -> None:
         """Put ``batch`` into the shared region (new regions and layout when its shape changed)."""
@@ -137,9 +138,9 @@ class Side:
         try:
             raw = read_process_memory(self.worker.pid, reply["address"], span)
         except OSError as error:
-            if error.errno in (errno.EPERM, errno.EACCES, errno.ENOENT):
-                self.reads_output = False  # no ptrace permission here: the worker copies, as before
-                return self.collect(what, snapshot=True, state=False).tensor
+            if error.errno in (errno.EPERM, errno.EACCES):  # the host allows it: the worker made itself unreadable
+                raise Verdict("rejected", f"{what}: the solution's worker refused the runner its memory "
+                                          f"({error.strerror}); a kernel may not change its process", stage="output")
             raise Verdict("incorrect", f"{what}: the output's memory could not be read ({error.strerror or error}): "
                                        "an address outside the worker's mappings", stage="output") from None
         flat = torch.frombuffer(raw, dtype=shaped.dtype) if span else torch.empty(0, dtype=shaped.dtype)
